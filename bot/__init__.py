@@ -1,0 +1,1 @@
+"""Makale Bot: order SEO articles from Telegram, Slack or a terminal."""

@@ -1,0 +1,55 @@
+"""The article service's typed async client, its models and its error tree."""
+
+from bot.api.client import ArticleApi
+from bot.api.errors import (
+    ArticleApiError,
+    InsufficientBalance,
+    LoginInvalid,
+    LoginRejected,
+    OperationMissing,
+    OutcomeUnknown,
+    PermissionDenied,
+    RateLimited,
+    RequestRejected,
+    ServiceUnavailable,
+    TokenRejected,
+    UnexpectedResponse,
+    ValidationFailed,
+)
+from bot.api.models import (
+    DEFAULT_SIZES,
+    DEFAULT_TONES,
+    Article,
+    ArticleStatus,
+    CreatedJob,
+    Size,
+    TokenPair,
+    Tone,
+    Topic,
+)
+
+__all__ = [
+    "DEFAULT_SIZES",
+    "DEFAULT_TONES",
+    "Article",
+    "ArticleApi",
+    "ArticleApiError",
+    "ArticleStatus",
+    "CreatedJob",
+    "InsufficientBalance",
+    "LoginInvalid",
+    "LoginRejected",
+    "OperationMissing",
+    "OutcomeUnknown",
+    "PermissionDenied",
+    "RateLimited",
+    "RequestRejected",
+    "ServiceUnavailable",
+    "Size",
+    "TokenPair",
+    "TokenRejected",
+    "Tone",
+    "Topic",
+    "UnexpectedResponse",
+    "ValidationFailed",
+]

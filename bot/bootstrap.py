@@ -1,0 +1,141 @@
+"""The one place that picks concrete classes and wires them; production and tests both call it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+
+import httpx
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from bot.api import ArticleApi
+from bot.config import ConfigError, Settings
+from bot.core.accounts import Accounts
+from bot.core.catalog import Catalog
+from bot.core.clock import Clock, system_clock
+from bot.core.conversation import Conversations
+from bot.core.delivery import Delivery
+from bot.core.ports import Messenger
+from bot.core.scheduler import schedule_polling
+from bot.core.turn import CoreServices
+from bot.sandbox import RunningSandbox, running_sandbox
+from storage import Database, TokenCipher, load_or_create_key_file
+
+__all__ = ["Bot", "running_bot", "sandboxed"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Bot:
+    """The running core: adapters talk to ``conversations`` and register their messenger."""
+
+    settings: Settings
+    conversations: Conversations
+    delivery: Delivery
+    messengers: dict[str, Messenger]
+    scheduler: AsyncIOScheduler
+
+
+def _encryption_keys(settings: Settings) -> str:
+    if settings.token_encryption_key is not None:
+        return settings.token_encryption_key.get_secret_value()
+    path = settings.sqlite_path
+    if path is None:
+        # A key generated on a throwaway disk would lose every session at the next deploy.
+        raise ConfigError("TOKEN_ENCRYPTION_KEY is required when DATABASE_URL is not SQLite")
+    key, created = load_or_create_key_file(path.with_suffix(".key"))
+    if created:
+        log.warning(
+            "generated a token encryption key in %s; back it up, or set TOKEN_ENCRYPTION_KEY",
+            path.with_suffix(".key"),
+        )
+    return key
+
+
+@asynccontextmanager
+async def running_bot(
+    settings: Settings,
+    *,
+    clock: Clock | None = None,
+    http: httpx.AsyncClient | None = None,
+    owner: str | None = None,
+    start_scheduler: bool = True,
+) -> AsyncIterator[Bot]:
+    """Open the database (migrated), the upstream client and the poller; close them after."""
+    settings.require("article_api_url")
+    assert settings.article_api_url is not None
+    clock = clock or system_clock
+    cipher = TokenCipher(_encryption_keys(settings))
+    db = Database.connect(settings.effective_database_url)
+    async with AsyncExitStack() as stack:
+        stack.callback(db.dispose)
+        await asyncio.to_thread(db.migrate)
+        if http is None:
+            timeout = httpx.Timeout(settings.article_api_timeout_seconds, connect=5.0)
+            http = await stack.enter_async_context(httpx.AsyncClient(timeout=timeout))
+        api = ArticleApi(
+            http,
+            base_url=settings.article_api_url,
+            bulk_path=settings.article_api_bulk_path,
+            topic_field=settings.article_api_topic_field,
+        )
+        accounts = Accounts(db=db, api=api, cipher=cipher, clock=clock)
+        messengers: dict[str, Messenger] = {}
+        delivery = Delivery(
+            db=db,
+            api=api,
+            accounts=accounts,
+            messengers=messengers,
+            clock=clock,
+            owner=owner or f"{socket.gethostname()}:{os.getpid()}",
+            poll_interval=timedelta(seconds=settings.poll_interval_seconds),
+            job_timeout=timedelta(hours=settings.job_timeout_hours),
+            default_language=settings.bot_language,
+            create_timeout=timedelta(seconds=settings.article_api_timeout_seconds),
+            reconcile_grace=timedelta(seconds=settings.reconcile_grace_seconds),
+        )
+        services = CoreServices(
+            db=db,
+            api=api,
+            accounts=accounts,
+            catalog=Catalog(api=api, accounts=accounts, clock=clock),
+            delivery=delivery,
+            clock=clock,
+            default_language=settings.bot_language,
+        )
+        scheduler = AsyncIOScheduler()
+        schedule_polling(scheduler, delivery, timedelta(seconds=settings.poll_interval_seconds))
+        if start_scheduler:
+            scheduler.start()
+            stack.callback(scheduler.shutdown, wait=False)
+        yield Bot(settings, Conversations(services), delivery, messengers, scheduler)
+
+
+@asynccontextmanager
+async def sandboxed(
+    settings: Settings, *, speed: float
+) -> AsyncIterator[tuple[Settings, RunningSandbox]]:
+    """Serve the built-in sandbox in this process and point the settings at it.
+
+    The sandbox keeps its world in memory, so its default database starts
+    empty each run too: orders of an earlier sandbox would wait forever.
+    """
+    async with running_sandbox(speed=speed) as sandbox:
+        overrides: dict[str, object] = {
+            "article_api_url": sandbox.url,
+            # The demo's articles take seconds, so their delivery should not wait for minutes.
+            "poll_interval_seconds": min(settings.poll_interval_seconds, 1.0),
+        }
+        if settings.database_url is None:
+            database = settings.data_dir / "sandbox.db"
+            for stale in database.parent.glob(f"{database.name}*"):
+                stale.unlink()
+            overrides["database_url"] = f"sqlite:///{database}"
+        yield settings.model_copy(update=overrides), sandbox

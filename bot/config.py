@@ -1,0 +1,134 @@
+"""Typed settings, read once from the environment and ``.env``, then passed down."""
+
+from __future__ import annotations
+
+import ipaddress
+from pathlib import Path
+from typing import Literal
+from urllib.parse import urlsplit
+
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["ConfigError", "Settings", "is_loopback_url", "load_settings"]
+
+DEFAULT_BULK_PATH = "/api/v1/makaleler/toplu-makale-olustur"
+_PLACEHOLDERS = {"changeme", "change-me", "changethis", "xxx", "your-token-here"}
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; the message names its variable."""
+
+
+def is_loopback_url(url: str) -> bool:
+    """Whether the URL's host is this machine (the sandbox or a test server)."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class Settings(BaseSettings):
+    """Every setting of the bot; the variable of a field is its name in upper case."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env", env_ignore_empty=True, extra="ignore", frozen=True
+    )
+
+    # The article service.
+    article_api_url: str | None = None
+    article_api_bulk_path: str = DEFAULT_BULK_PATH
+    article_api_topic_field: str = "konu"
+    article_api_timeout_seconds: float = Field(default=20.0, gt=0)
+
+    # Storage.
+    data_dir: Path = Path("data")
+    database_url: str | None = None
+    token_encryption_key: SecretStr | None = None
+
+    # Delivery.
+    poll_interval_seconds: float = Field(default=15.0, gt=0)
+    job_timeout_hours: float = Field(default=24.0, gt=0)
+    reconcile_grace_seconds: float = Field(default=600.0, gt=0)
+
+    # Telegram.
+    telegram_bot_token: SecretStr | None = None
+    telegram_api_url: str = "https://api.telegram.org"
+    telegram_webhook_url: str | None = None
+    telegram_webhook_secret: SecretStr | None = None
+
+    # Slack.
+    slack_bot_token: SecretStr | None = None
+    slack_signing_secret: SecretStr | None = None
+    slack_app_token: SecretStr | None = None
+    slack_api_url: str = "https://slack.com/api/"
+
+    # Process.
+    port: int = Field(default=8080, ge=1, le=65535)
+    bot_language: Literal["tr", "en"] = "tr"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_log_level(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("article_api_url", "telegram_api_url", "slack_api_url", "telegram_webhook_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in {"http", "https"} or not parts.hostname:
+            raise ValueError("must be an http(s) URL")
+        return value
+
+    @field_validator("article_api_url")
+    @classmethod
+    def _https_unless_loopback(cls, value: str | None) -> str | None:
+        # Tokens travel in every request, so plain HTTP is only for this machine.
+        if value and value.startswith("http://") and not is_loopback_url(value):
+            raise ValueError("must use https:// (http:// only for a loopback address)")
+        return value.rstrip("/") if value else value
+
+    @model_validator(mode="after")
+    def _no_placeholder_secrets(self) -> Settings:
+        for name in type(self).model_fields:
+            value = getattr(self, name)
+            if isinstance(value, SecretStr) and value.get_secret_value().lower() in _PLACEHOLDERS:
+                raise ValueError(f"{name.upper()} still holds a placeholder value")
+        return self
+
+    @property
+    def sqlite_path(self) -> Path | None:
+        """The SQLite file of the database URL, if it names one."""
+        url = self.effective_database_url
+        if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
+            return None
+        return Path(url.removeprefix("sqlite:///"))
+
+    @property
+    def effective_database_url(self) -> str:
+        """``DATABASE_URL``, else a SQLite file under the data directory."""
+        return self.database_url or f"sqlite:///{self.data_dir / 'makale.db'}"
+
+    def require(self, *names: str) -> None:
+        """Fail with the variables' names when any of these settings is unset."""
+        missing = [name.upper() for name in names if getattr(self, name) in (None, "")]
+        if missing:
+            raise ConfigError(f"set {', '.join(missing)} (see .env.example)")
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read the settings, turning pydantic's report into one line per bad variable."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as err:
+        lines = []
+        for problem in err.errors():
+            variable = str(problem["loc"][0]).upper() if problem["loc"] else "settings"
+            lines.append(f"{variable}: {problem['msg']}")
+        raise ConfigError("; ".join(lines)) from None

@@ -1,0 +1,198 @@
+"""Each chat user's upstream session: login, logout, and calls made with a fresh token."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TypeVar
+
+from sqlmodel import Session
+
+from bot.api import ArticleApi, LoginInvalid, LoginRejected, TokenPair, TokenRejected
+from bot.core.clock import Clock
+from bot.core.errors import LoginThrottled, NotLoggedIn, SessionExpired
+from storage import Database, TokenCipher, bookkeeping, upstream_sessions
+from storage.upstream_sessions import StoredSession, Tokens
+
+__all__ = ["Accounts", "LoginLimits"]
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+# The service documents 30 days but sends no expiry for the refresh token.
+REFRESH_TOKEN_LIFETIME = timedelta(days=30)
+
+
+@dataclass(frozen=True, slots=True)
+class LoginLimits:
+    """Failed logins allowed per window, kept below the upstream's per-IP block."""
+
+    per_user: int = 5
+    per_bot: int = 30
+    window: timedelta = timedelta(minutes=15)
+
+
+class Accounts:
+    """Logs chat users in and out and runs upstream calls with their tokens."""
+
+    def __init__(
+        self,
+        *,
+        db: Database,
+        api: ArticleApi,
+        cipher: TokenCipher,
+        clock: Clock,
+        refresh_margin: timedelta = timedelta(minutes=5),
+        limits: LoginLimits | None = None,
+    ) -> None:
+        self._db = db
+        self._api = api
+        self._cipher = cipher
+        self._clock = clock
+        self._refresh_margin = refresh_margin
+        self._limits = limits or LoginLimits()
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    @property
+    def upstream_url(self) -> str:
+        """The service the sessions belong to; a session is only valid there."""
+        return self._api.base_url
+
+    async def login(self, user_id: int, email: str, password: str) -> None:
+        """Log in at the upstream and store the tokens (never the password)."""
+        await self._check_throttle(user_id)
+        try:
+            pair = await self._api.login(email, password)
+        except (LoginRejected, LoginInvalid):
+            now = self._clock()
+            await self._db.run(
+                lambda s: bookkeeping.record_failed_login(s, user_id=user_id, at=now)
+            )
+            raise
+        tokens = self._tokens(pair)
+        await self._db.run(lambda s: self._save(s, user_id, tokens))
+
+    def _save(self, session: Session, user_id: int, tokens: Tokens) -> StoredSession:
+        bookkeeping.clear_failed_logins(session, user_id=user_id)
+        return upstream_sessions.save_session(
+            session,
+            cipher=self._cipher,
+            user_id=user_id,
+            upstream_url=self.upstream_url,
+            tokens=tokens,
+        )
+
+    async def logout(self, user_id: int) -> bool:
+        """Forget the user's tokens; False when there were none."""
+        return await self._db.run(
+            lambda s: upstream_sessions.delete_session(
+                s, user_id=user_id, upstream_url=self.upstream_url
+            )
+        )
+
+    async def is_logged_in(self, user_id: int) -> bool:
+        """Whether the user has a stored session at this upstream."""
+        return await self._load(user_id) is not None
+
+    async def require(self, user_id: int) -> None:
+        """Fail with ``NotLoggedIn`` unless the user has a session."""
+        if not await self.is_logged_in(user_id):
+            raise NotLoggedIn
+
+    async def call(self, user_id: int, operation: Callable[[str], Awaitable[T]]) -> T:
+        """Run an upstream call with a fresh access token; a 401 gets one refresh and one retry."""
+        token = await self._access_token(user_id)
+        try:
+            return await operation(token)
+        except TokenRejected:
+            token = await self._access_token(user_id, rejected=token)
+            return await operation(token)
+
+    async def _check_throttle(self, user_id: int) -> None:
+        since = self._clock() - self._limits.window
+
+        def count(session: Session) -> tuple[int, int]:
+            mine = bookkeeping.failed_logins_since(session, since=since, user_id=user_id)
+            everyone = bookkeeping.failed_logins_since(session, since=since)
+            return mine, everyone
+
+        mine, everyone = await self._db.run(count)
+        if mine >= self._limits.per_user or everyone >= self._limits.per_bot:
+            raise LoginThrottled
+
+    async def _load(self, user_id: int) -> StoredSession | None:
+        return await self._db.run(
+            lambda s: upstream_sessions.load_session(
+                s, cipher=self._cipher, user_id=user_id, upstream_url=self.upstream_url
+            )
+        )
+
+    def _fresh(self, stored: StoredSession, rejected: str | None) -> bool:
+        tokens = stored.tokens
+        if rejected is not None and tokens.access_token == rejected:
+            return False
+        return tokens.access_expires_at - self._refresh_margin > self._clock()
+
+    async def _access_token(self, user_id: int, *, rejected: str | None = None) -> str:
+        stored = await self._load(user_id)
+        if stored is None:
+            raise NotLoggedIn
+        if self._fresh(stored, rejected):
+            return stored.tokens.access_token
+        async with self._locks.setdefault(user_id, asyncio.Lock()):
+            return await self._refresh(user_id, rejected)
+
+    async def _refresh(self, user_id: int, rejected: str | None) -> str:
+        # Another task (or replica) may have refreshed while this one waited for the lock.
+        stored = await self._load(user_id)
+        if stored is None:
+            raise NotLoggedIn
+        if self._fresh(stored, rejected):
+            return stored.tokens.access_token
+        try:
+            pair = await self._api.refresh(stored.tokens.refresh_token)
+        except TokenRejected:
+            return await self._refresh_refused(user_id, stored)
+        tokens = self._tokens(pair)
+        swapped = await self._db.run(
+            lambda s: upstream_sessions.swap_tokens(
+                s,
+                cipher=self._cipher,
+                user_id=user_id,
+                upstream_url=self.upstream_url,
+                expected_version=stored.version,
+                tokens=tokens,
+            )
+        )
+        if swapped is None:
+            # A replica swapped first; its tokens are as good as ours.
+            latest = await self._load(user_id)
+            if latest is None:
+                raise NotLoggedIn
+            return latest.tokens.access_token
+        log.info("refreshed the upstream session of chat user %s", user_id)
+        return pair.access_token
+
+    async def _refresh_refused(self, user_id: int, stored: StoredSession) -> str:
+        latest = await self._load(user_id)
+        if latest is not None and latest.version != stored.version:
+            # Our refresh token was rotated away by a replica's refresh, not revoked.
+            return latest.tokens.access_token
+        await self._db.run(
+            lambda s: upstream_sessions.delete_session(
+                s, user_id=user_id, upstream_url=self.upstream_url
+            )
+        )
+        log.info("the upstream refused the refresh token of chat user %s", user_id)
+        raise SessionExpired
+
+    def _tokens(self, pair: TokenPair) -> Tokens:
+        return Tokens(
+            access_token=pair.access_token,
+            access_expires_at=pair.access_expires_at,
+            refresh_token=pair.refresh_token,
+            refresh_expires_at=self._clock() + REFRESH_TOKEN_LIFETIME,
+        )

@@ -1,0 +1,149 @@
+"""Typed button actions, serialised to at most 64 bytes and parsed back with validation.
+
+Telegram caps ``callback_data`` at 64 bytes, and anything a client sends back
+may have been tampered with, so ``parse_action`` accepts only the exact shapes
+written by ``ButtonAction.encode``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields
+from typing import ClassVar
+
+__all__ = [
+    "MAX_ACTION_BYTES",
+    "Abort",
+    "Action",
+    "ButtonAction",
+    "ChooseLanguage",
+    "Confirm",
+    "OpenArticle",
+    "PickSize",
+    "PickTone",
+    "ShowPage",
+    "fits_in_button",
+    "parse_action",
+]
+
+MAX_ACTION_BYTES = 64
+_SEPARATOR = "|"
+_DRAFT_ID = re.compile(r"[A-Za-z0-9_-]{6,12}")
+_REQUEST_ID = re.compile(r"[A-Za-z0-9_.:-]{1,48}")
+_SMALL_INT = re.compile(r"\d{1,9}")
+_LANGUAGE = re.compile(r"tr|en")
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonAction:
+    """Base of the actions; ``code`` names the kind inside the serialised data."""
+
+    code: ClassVar[str]
+    patterns: ClassVar[tuple[re.Pattern[str], ...]]
+
+    def encode(self) -> str:
+        """The action as button data."""
+        values = [str(getattr(self, item.name)) for item in fields(self)]
+        data = _SEPARATOR.join([self.code, *values])
+        if len(data.encode()) > MAX_ACTION_BYTES:
+            raise ValueError(f"action data over {MAX_ACTION_BYTES} bytes: {data!r}")
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class PickTone(ButtonAction):
+    """Choose the tone of a draft."""
+
+    code: ClassVar[str] = "t"
+    patterns = (_DRAFT_ID, _SMALL_INT)
+    draft_id: str
+    tone: int
+
+
+@dataclass(frozen=True, slots=True)
+class PickSize(ButtonAction):
+    """Choose the size of a draft."""
+
+    code: ClassVar[str] = "s"
+    patterns = (_DRAFT_ID, _SMALL_INT)
+    draft_id: str
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class Confirm(ButtonAction):
+    """Confirm (and pay for) a draft: the purchase button."""
+
+    code: ClassVar[str] = "ok"
+    patterns = (_DRAFT_ID,)
+    draft_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Abort(ButtonAction):
+    """Drop a draft before it is submitted."""
+
+    code: ClassVar[str] = "no"
+    patterns = (_DRAFT_ID,)
+    draft_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ShowPage(ButtonAction):
+    """Show a page of the owner's article list."""
+
+    code: ClassVar[str] = "pg"
+    patterns = (_SMALL_INT, _SMALL_INT)
+    owner: int
+    page: int
+
+
+@dataclass(frozen=True, slots=True)
+class OpenArticle(ButtonAction):
+    """Send a finished article of the owner again in full."""
+
+    code: ClassVar[str] = "op"
+    patterns = (_SMALL_INT, _REQUEST_ID)
+    owner: int
+    request_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseLanguage(ButtonAction):
+    """Switch the owner's language."""
+
+    code: ClassVar[str] = "ln"
+    patterns = (_SMALL_INT, _LANGUAGE)
+    owner: int
+    language: str
+
+
+Action = PickTone | PickSize | Confirm | Abort | ShowPage | OpenArticle | ChooseLanguage
+_KINDS: dict[str, type[ButtonAction]] = {
+    kind.code: kind
+    for kind in (PickTone, PickSize, Confirm, Abort, ShowPage, OpenArticle, ChooseLanguage)
+}
+
+
+def fits_in_button(request_id: str) -> bool:
+    """Whether an upstream id can travel inside an ``OpenArticle`` button."""
+    return _REQUEST_ID.fullmatch(request_id) is not None
+
+
+def parse_action(data: str) -> Action | None:
+    """The action in button data, or None when it is not one this bot wrote."""
+    if len(data.encode()) > MAX_ACTION_BYTES:
+        return None
+    code, *values = data.split(_SEPARATOR)
+    kind = _KINDS.get(code)
+    if kind is None or len(values) != len(kind.patterns):
+        return None
+    if not all(p.fullmatch(v) for p, v in zip(kind.patterns, values, strict=True)):
+        return None
+    typed = [
+        int(value) if item.type in (int, "int") else value
+        for item, value in zip(fields(kind), values, strict=True)
+    ]
+    action = kind(*typed)
+    assert isinstance(action, Action)
+    return action

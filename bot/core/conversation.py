@@ -1,0 +1,161 @@
+"""Routes each chat event to its dialog and turns known failures into plain messages.
+
+The tables at the end show what answers what: commands, awaited replies,
+and (in ``_pressed``) button actions.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from sqlmodel import Session
+
+from bot.api import ArticleApiError, RateLimited, ServiceUnavailable, TokenRejected
+from bot.core.actions import (
+    Abort,
+    ChooseLanguage,
+    Confirm,
+    OpenArticle,
+    PickSize,
+    PickTone,
+    ShowPage,
+    parse_action,
+)
+from bot.core.dialogs import articles, balance, cancel, help, language, login, order, topic
+from bot.core.errors import LoginThrottled, NotLoggedIn, SessionExpired
+from bot.core.events import Command, Event, LoginForm, OrderForm, Origin, Press, Text, UserKey
+from bot.core.screens import Effect
+from bot.core.turn import CoreServices, Turn
+from storage import bookkeeping, jobs, users
+from storage.models import Awaiting, JobStatus
+
+__all__ = ["COMMANDS", "Conversations"]
+
+log = logging.getLogger(__name__)
+
+CommandHandler = Callable[[Turn, Command], Awaitable[None]]
+ReplyHandler = Callable[[Turn, Text], Awaitable[None]]
+
+
+class Conversations:
+    """The core's entry point for every adapter: one event in, the effects that answer it out."""
+
+    def __init__(self, services: CoreServices) -> None:
+        self.services = services
+
+    async def handle(self, origin: Origin, event: Event) -> list[Effect]:
+        """Answer one event of one chat user."""
+        key = origin.user
+        user = await self.services.db.run(
+            lambda s: users.get_or_create_user(
+                s, platform=key.platform, workspace=key.workspace, external_id=key.external_id
+            )
+        )
+        turn = Turn(self.services, origin, user)
+        try:
+            await _dispatch(turn, event)
+        except SessionExpired:
+            turn.say(turn.texts.session_expired)
+        except (NotLoggedIn, TokenRejected):
+            turn.say(turn.texts.need_login)
+        except LoginThrottled:
+            turn.say(turn.texts.login_throttled)
+        except RateLimited:
+            turn.say(turn.texts.service_busy)
+        except ServiceUnavailable:
+            turn.say(turn.texts.service_down)
+        except ArticleApiError as err:
+            log.warning("upstream answered %s: %s", type(err).__name__, err)
+            turn.say(turn.texts.service_confused)
+        return turn.effects
+
+    async def unfinished_jobs(self, key: UserKey) -> int:
+        """How many of the user's orders are still to be delivered."""
+
+        def count(session: Session) -> int:
+            user = users.get_or_create_user(
+                session, platform=key.platform, workspace=key.workspace, external_id=key.external_id
+            )
+            assert user.id is not None
+            waiting = (JobStatus.PENDING, JobStatus.FINISHED)
+            return len(jobs.jobs_of_user(session, user_id=user.id, statuses=waiting))
+
+        return await self.services.db.run(count)
+
+    async def first_time(self, source: str, update_id: str) -> bool:
+        """Whether a platform update is new; a replayed one must have no effect."""
+        return await self.services.db.run(
+            lambda s: bookkeeping.mark_processed(s, source=source, update_id=update_id)
+        )
+
+
+async def _dispatch(turn: Turn, event: Event) -> None:
+    match event:
+        case Command(name=name):
+            # A command ends whatever input was awaited, then runs.
+            turn.interrupted = turn.user.awaiting
+            if turn.user.awaiting is not None:
+                await turn.expect(None)
+            handler = COMMANDS.get(name.lower())
+            if handler is None:
+                turn.say(turn.texts.unknown_command)
+                return
+            await handler(turn, event)
+        case Text():
+            awaited = turn.user.awaiting
+            reply = REPLIES.get(awaited) if awaited is not None else None
+            if reply is None:
+                turn.say(turn.texts.unknown_input)
+                return
+            await reply(turn, event)
+        case Press(data=data):
+            await _pressed(turn, event, data)
+        case LoginForm():
+            await login.login_submitted(turn, event)
+        case OrderForm():
+            await order.form_submitted(turn, event)
+
+
+async def _pressed(turn: Turn, press: Press, data: str) -> None:
+    match parse_action(data):
+        case PickTone() as action:
+            await order.tone_picked(turn, action, press)
+        case PickSize() as action:
+            await order.size_picked(turn, action, press)
+        case Confirm() as action:
+            await order.confirmed(turn, action, press)
+        case Abort() as action:
+            await order.order_aborted(turn, action, press)
+        case ShowPage() as action:
+            await articles.page_shown(turn, action, press)
+        case OpenArticle() as action:
+            await articles.article_opened(turn, action, press)
+        case ChooseLanguage() as action:
+            await language.language_chosen(turn, action, press)
+        case None:
+            # Stale, foreign or tampered data: a notice, and nothing else happens.
+            turn.notice(turn.texts.stale_button)
+
+
+COMMANDS: dict[str, CommandHandler] = {
+    "start": help.show_help,
+    "yardim": help.show_help,
+    "giris": login.start_login,
+    "cikis": login.log_out,
+    "yaz": order.start_order,
+    "toplu": order.start_bulk,
+    "bakiye": balance.show_balance,
+    "makalelerim": articles.list_articles,
+    "konu": topic.start_topic,
+    "iptal": cancel.cancel,
+    "dil": language.choose_language,
+}
+
+REPLIES: dict[Awaiting, ReplyHandler] = {
+    Awaiting.EMAIL: login.email_entered,
+    Awaiting.PASSWORD: login.password_entered,
+    Awaiting.TITLE: order.title_entered,
+    Awaiting.BULK_TITLES: order.bulk_titles_entered,
+    Awaiting.TOPIC: topic.topic_entered,
+}

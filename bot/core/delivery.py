@@ -1,0 +1,354 @@
+"""The poller: watches created jobs, shows their progress, and posts finished articles.
+
+Each round claims the jobs that are due with a lease (so replicas never poll one job
+together), asks the upstream once per user, and moves each job on:
+
+    PENDING ──finished──▶ FINISHED (content stored) ──all parts and the file sent──▶ DELIVERED
+       │                      ▲ a crash or a send error resumes from the first unsent part
+       ├──failed──────────▶ FAILED (reported with its reason)
+       └──too old, or gone from the upstream──▶ EXPIRED (reported)
+
+An error of the upstream or of a chat only postpones that one job, with a growing wait.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from sqlmodel import Session
+
+from bot.api import Article, ArticleApi, ArticleApiError
+from bot.core import reconcile as reconciliation
+from bot.core.accounts import Accounts
+from bot.core.article import article_blocks, article_document, split_into_screens
+from bot.core.clock import Clock
+from bot.core.errors import NotLoggedIn, SessionExpired
+from bot.core.events import ChatAddress
+from bot.core.ports import ChatUnreachable, Messenger, MessengerError
+from bot.core.richtext import Block, paragraph
+from bot.core.screens import Screen
+from bot.core.texts import Texts, texts_for
+from storage import Database, jobs, users
+from storage.models import ChatUser, Job, JobStatus
+
+__all__ = ["LEASE", "MAX_POLL_WAIT", "MISSING_GRACE", "Delivery"]
+
+log = logging.getLogger(__name__)
+
+# Longer than any round takes, so no other replica claims a job while it is being sent.
+LEASE = timedelta(minutes=5)
+# The longest wait between two polls of a job, after errors or for a long-running job.
+MAX_POLL_WAIT = timedelta(minutes=5)
+# A new job may not be listed at once; after this long, missing means gone.
+MISSING_GRACE = timedelta(minutes=10)
+# Each wait is this share of the job's age, so waits grow ×1.25 per poll for long jobs.
+_AGE_SHARE = 0.25
+# 2**10 intervals is far past the cap; the exponent stops there so the timedelta stays small.
+_MAX_BACKOFF_EXPONENT = 10
+_REASON_LIMIT = 500
+_Failure = MessengerError | ArticleApiError | NotLoggedIn
+
+
+class Delivery:
+    """Polls the upstream for due jobs and posts progress and finished articles to their chats."""
+
+    def __init__(
+        self,
+        *,
+        db: Database,
+        api: ArticleApi,
+        accounts: Accounts,
+        messengers: Mapping[str, Messenger],
+        clock: Clock,
+        owner: str,
+        poll_interval: timedelta,
+        job_timeout: timedelta,
+        default_language: str = "tr",
+        threaded_platforms: frozenset[str] = frozenset({"slack"}),
+        create_timeout: timedelta = timedelta(seconds=30),
+        reconcile_grace: timedelta = timedelta(minutes=10),
+    ) -> None:
+        self._db = db
+        self._api = api
+        self._accounts = accounts
+        self._messengers = messengers
+        self._clock = clock
+        self._owner = owner
+        self._poll_interval = poll_interval
+        self._job_timeout = job_timeout
+        self._default_language = default_language
+        self._threaded = threaded_platforms
+        self._create_timeout = create_timeout
+        self._reconcile_grace = reconcile_grace
+
+    async def announce(self, job: Job) -> None:
+        """Post the job's progress message right after the order, so the user sees it at once."""
+        if job.platform not in self._messengers:
+            log.warning("job %s (%s): no %s messenger here", job.id, job.request_id, job.platform)
+            return
+        user = await self._user(job.chat_user_id)
+        try:
+            await self._show_progress(job, self._progress_text(self._texts(user), job))
+        except MessengerError as err:
+            # The next poll posts it instead.
+            log.warning("could not announce job %s (%s): %r", job.id, job.request_id, err)
+            return
+        await self._store(job)
+
+    async def poll_once(self) -> None:
+        """One round: reconcile lost orders, then poll, deliver and release the jobs due."""
+        await self.reconcile()
+        now = self._clock()
+        claimed = await self._db.run(
+            lambda s: jobs.claim_due_jobs(s, owner=self._owner, now=now, lease_for=LEASE)
+        )
+        try:
+            by_user: defaultdict[int, list[Job]] = defaultdict(list)
+            for job in claimed:
+                if job.platform in self._messengers:
+                    by_user[job.chat_user_id].append(job)
+                else:
+                    await self._defer_foreign(job, now)
+            for user_id, batch in by_user.items():
+                await self._poll_user(user_id, batch, now)
+        finally:
+            await self._db.run(lambda s: self._release(s, claimed))
+
+    async def reconcile(self) -> None:
+        """Adopt or report the orders left submitted without a job (at start and every round)."""
+        await reconciliation.reconcile(
+            db=self._db,
+            api=self._api,
+            accounts=self._accounts,
+            outbox=self,
+            clock=self._clock,
+            min_age=self._create_timeout,
+            grace=self._reconcile_grace,
+        )
+
+    def article_screens(self, platform: str, blocks: Sequence[Block]) -> list[Screen]:
+        """An article's blocks as messages that each fit the platform's limit."""
+        return split_into_screens(blocks, self._messengers[platform].fits)
+
+    async def tell(self, user: ChatUser, chat: ChatAddress, say: Callable[[Texts], str]) -> None:
+        """Post a short notice in the user's language; a failed send is logged, not raised."""
+        messenger = self._messengers.get(chat.platform)
+        if messenger is None:
+            log.warning("no %s messenger here for a notice to chat user %s", chat.platform, user.id)
+            return
+        try:
+            await messenger.send(chat, _screen(say(self._texts(user))))
+        except MessengerError as err:
+            log.warning("could not post a notice to chat user %s: %r", user.id, err)
+
+    async def session_ended(self, user: ChatUser, chat: ChatAddress) -> None:
+        """Tell the user their session ended; their jobs wait for the next login."""
+        await self.tell(user, chat, lambda t: f"{t.session_expired} {t.deliver_after_login}")
+
+    # One user's jobs.
+
+    async def _poll_user(self, user_id: int, batch: Sequence[Job], now: datetime) -> None:
+        user = await self._user(user_id)
+        pending = [job for job in batch if job.status is JobStatus.PENDING]
+        listed = await self._listed(user, pending, now) if pending else {}
+        if listed is None:
+            # The upstream could not be asked; the pending jobs were postponed.
+            batch = [job for job in batch if job.status is not JobStatus.PENDING]
+        found = listed or {}
+        for job in batch:
+            try:
+                if job.status is JobStatus.FINISHED:
+                    await self._deliver(user, job, now)
+                else:
+                    article = found.get(job.request_id) or await self._look_up(job)
+                    await self._advance(user, job, article, now)
+            except (MessengerError, ArticleApiError, NotLoggedIn) as err:
+                await self._back_off(job, now, err)
+
+    async def _listed(
+        self, user: ChatUser, pending: Sequence[Job], now: datetime
+    ) -> dict[str, Article] | None:
+        """The user's articles by request id; None (and the jobs postponed) when unavailable."""
+        assert user.id is not None
+        try:
+            articles = await self._accounts.call(
+                user.id,
+                lambda token: self._api.articles(token, page_size=reconciliation.LIST_PAGE_SIZE),
+            )
+        except SessionExpired as err:
+            await self.session_ended(user, _progress_chat(pending[0]))
+            failure: _Failure = err
+        except (NotLoggedIn, ArticleApiError) as err:
+            failure = err
+        else:
+            return {article.request_id: article for article in articles}
+        for job in pending:
+            await self._back_off(job, now, failure)
+        return None
+
+    async def _look_up(self, job: Job) -> Article | None:
+        """The one job asked by its request id, for a job beyond the first page of the list."""
+        found = await self._accounts.call(
+            job.chat_user_id, lambda token: self._api.articles(token, request_id=job.request_id)
+        )
+        return next((article for article in found if article.request_id == job.request_id), None)
+
+    # One job.
+
+    async def _advance(
+        self, user: ChatUser, job: Job, article: Article | None, now: datetime
+    ) -> None:
+        """Move a pending job on by what the upstream says about it."""
+        texts = self._texts(user)
+        age = now - job.created_at
+        if article is not None and article.finished:
+            job.status, job.content, job.progress = JobStatus.FINISHED, article.content, 100
+            job.finished_at, job.failures = now, 0
+            await self._store(job)
+            log.info("job %s (%s) finished", job.id, job.request_id)
+            await self._deliver(user, job, now)
+        elif article is not None and article.failed:
+            reason = (article.failure_reason or "").strip()
+            job.failure_reason = reason[:_REASON_LIMIT] or None
+            failed = texts.article_failed.format(
+                title=job.title, reason=reason or texts.status_unknown
+            )
+            await self._report(job, JobStatus.FAILED, failed)
+        elif age >= self._job_timeout or (article is None and age >= MISSING_GRACE):
+            why = "timed out" if article is not None else "is gone from the upstream"
+            log.warning("job %s (%s) %s", job.id, job.request_id, why)
+            expired = texts.article_expired.format(title=job.title)
+            await self._report(job, JobStatus.EXPIRED, expired)
+        else:
+            if article is not None:
+                job.progress = article.progress
+                await self._show_progress(job, self._progress_text(texts, job))
+            job.failures = 0
+            job.next_poll_at = now + self._poll_wait(job, now)
+            await self._store(job)
+
+    async def _deliver(self, user: ChatUser, job: Job, now: datetime) -> None:
+        """Send the stored article from its first unsent part on, then its file; then DELIVERED."""
+        assert job.content is not None, "a finished job has its content stored"
+        messenger = self._messengers[job.platform]
+        texts = self._texts(user)
+        chat = self._article_chat(job)
+        # The same content always splits the same way, so parts_sent stays valid after a restart.
+        parts = self.article_screens(job.platform, article_blocks(job.content, job.title))
+        for index in range(job.parts_sent, len(parts)):
+            await messenger.send(chat, parts[index])
+            # Recorded after each part, so a crash resends only the parts not yet sent.
+            job.parts_sent = index + 1
+            await self._store(job)
+        if not job.file_sent:
+            document = article_document(job.title, job.content)
+            caption = texts.article_file_caption.format(title=job.title)
+            await messenger.send_document(chat, replace(document, caption=caption))
+            job.file_sent = True
+        await self._finish_line(job, texts.article_ready.format(title=job.title))
+        job.status, job.delivered_at, job.failures = JobStatus.DELIVERED, now, 0
+        await self._store(job)
+        log.info("delivered job %s (%s) in %d parts", job.id, job.request_id, len(parts))
+
+    async def _report(self, job: Job, status: JobStatus, text: str) -> None:
+        """Tell the user how the job ended, with a new message that notifies them."""
+        await self._messengers[job.platform].send(self._article_chat(job), _screen(text))
+        await self._finish_line(job, text)
+        job.status = status
+        await self._store(job)
+        log.info("job %s (%s) reported %s", job.id, job.request_id, status)
+
+    async def _back_off(self, job: Job, now: datetime, err: _Failure) -> None:
+        """Postpone the job with a wait that doubles with each failure in a row, up to a cap."""
+        job.failures += 1
+        if isinstance(err, ChatUnreachable) and now - job.created_at >= self._job_timeout:
+            # Nobody can be told; the article stays readable upstream (/makalelerim).
+            job.status = JobStatus.EXPIRED
+            log.warning("gave up job %s (%s): its chat is unreachable", job.id, job.request_id)
+        else:
+            exponent = min(job.failures, _MAX_BACKOFF_EXPONENT)
+            wait = min(self._poll_interval * 2**exponent, max(MAX_POLL_WAIT, self._poll_interval))
+            job.next_poll_at = now + wait
+            # Without a session the job just waits for the next login.
+            level = logging.INFO if isinstance(err, NotLoggedIn) else logging.WARNING
+            log.log(level, "job %s (%s) postponed %s: %r", job.id, job.request_id, wait, err)
+        await self._store(job)
+
+    async def _defer_foreign(self, job: Job, now: datetime) -> None:
+        """Leave a job of a chat platform this process does not serve to the process that does."""
+        log.info("job %s (%s): no %s messenger here", job.id, job.request_id, job.platform)
+        job.next_poll_at = now + MAX_POLL_WAIT
+        await self._store(job)
+
+    # The progress message.
+
+    async def _show_progress(self, job: Job, text: str) -> None:
+        """Show the text in the job's progress message: edited when it changed, posted when none."""
+        if text == job.progress_text:
+            return
+        messenger = self._messengers[job.platform]
+        if job.progress_message_id is None:
+            job.progress_message_id = await messenger.send(_progress_chat(job), _screen(text))
+        else:
+            await messenger.edit(_progress_chat(job), job.progress_message_id, _screen(text))
+        job.progress_text = text
+
+    async def _finish_line(self, job: Job, text: str) -> None:
+        """Put the job's final state into its progress message, if it has one; best effort."""
+        if job.progress_message_id is None or text == job.progress_text:
+            return
+        try:
+            await self._show_progress(job, text)
+        except MessengerError as err:
+            # The outcome itself was sent; a stale progress line is all that is left.
+            log.info(
+                "could not update the progress of job %s (%s): %r", job.id, job.request_id, err
+            )
+
+    def _progress_text(self, texts: Texts, job: Job) -> str:
+        if job.progress is None:
+            return texts.progress_unknown.format(title=job.title)
+        return texts.progress.format(title=job.title, progress=job.progress)
+
+    # Helpers.
+
+    def _article_chat(self, job: Job) -> ChatAddress:
+        """Where the article goes: on threaded platforms, the progress message's thread."""
+        thread = job.thread_id
+        if thread is None and job.platform in self._threaded:
+            thread = job.progress_message_id
+        return ChatAddress(job.platform, job.chat_id, thread)
+
+    def _poll_wait(self, job: Job, now: datetime) -> timedelta:
+        """The interval at first, then a share of the job's age, never over the cap."""
+        grown = min((now - job.created_at) * _AGE_SHARE, MAX_POLL_WAIT)
+        return max(self._poll_interval, grown)
+
+    def _texts(self, user: ChatUser) -> Texts:
+        return texts_for(user.locale or self._default_language)
+
+    async def _user(self, user_id: int) -> ChatUser:
+        user = await self._db.run(lambda s: users.get_user(s, user_id=user_id))
+        assert user is not None, "a job's user is deleted only with the job"
+        return user
+
+    async def _store(self, job: Job) -> None:
+        await self._db.run(lambda s: jobs.save_job(s, job=job))
+
+    def _release(self, session: Session, claimed: Sequence[Job]) -> None:
+        for job in claimed:
+            assert job.id is not None
+            jobs.release_job(session, job_id=job.id, owner=self._owner)
+
+
+def _progress_chat(job: Job) -> ChatAddress:
+    """Where the job's progress message is: the chat, and thread, the order came from."""
+    return ChatAddress(job.platform, job.chat_id, job.thread_id)
+
+
+def _screen(text: str) -> Screen:
+    return Screen((paragraph(text),))

@@ -1,0 +1,100 @@
+"""/giris and /cikis: log in with e-mail and password (never stored), and log out."""
+
+from __future__ import annotations
+
+import re
+
+from bot.api import LoginInvalid, LoginRejected
+from bot.core.errors import LoginThrottled
+from bot.core.events import Command, LoginForm, Text
+from bot.core.money import format_tl
+from bot.core.screens import Screen
+from bot.core.turn import Turn, text_screen
+from storage import drafts, jobs
+from storage.models import Awaiting, JobStatus
+
+__all__ = ["email_entered", "log_out", "login_submitted", "password_entered", "start_login"]
+
+# The service validates the format itself; this only catches what is surely not an address.
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+
+
+def _looks_like_email(text: str) -> bool:
+    return len(text) <= 254 and _EMAIL.fullmatch(text) is not None
+
+
+async def start_login(turn: Turn, command: Command) -> None:
+    """Ask for the e-mail (or take e-mail and password from the command) in a private chat."""
+    email, _, password = command.args.strip().partition(" ")
+    if password:
+        # The command carries a password: it must not stay in the chat, private or not.
+        turn.delete(command.message_id)
+    if not turn.origin.private:
+        turn.say(turn.texts.login_private_only)
+        return
+    if email and password:
+        await _log_in(turn, email, password.strip())
+    elif email:
+        await _take_email(turn, email)
+    else:
+        await turn.expect(Awaiting.EMAIL)
+        turn.say(turn.texts.ask_email)
+
+
+async def email_entered(turn: Turn, text: Text) -> None:
+    """Take the e-mail and ask for the password."""
+    await _take_email(turn, text.text.strip())
+
+
+async def _take_email(turn: Turn, email: str) -> None:
+    if not _looks_like_email(email):
+        await turn.expect(Awaiting.EMAIL)
+        turn.say(turn.texts.bad_email)
+        return
+    await turn.expect(Awaiting.PASSWORD, context=email)
+    turn.send(Screen(text_screen(turn.texts.ask_password).blocks, secret_input=True))
+
+
+async def password_entered(turn: Turn, text: Text) -> None:
+    """Delete the password message at once, then log in with it."""
+    turn.delete(text.message_id)
+    email = turn.user.awaiting_context or ""
+    await turn.expect(None)
+    await _log_in(turn, email, text.text.strip())
+
+
+async def login_submitted(turn: Turn, form: LoginForm) -> None:
+    """Log in with the fields of a login form."""
+    await turn.expect(None)
+    await _log_in(turn, form.email.strip(), form.password)
+
+
+async def _log_in(turn: Turn, email: str, password: str) -> None:
+    texts = turn.texts
+    try:
+        await turn.services.accounts.login(turn.user_id, email, password)
+    except LoginRejected:
+        turn.say(texts.login_rejected)
+        return
+    except LoginInvalid as err:
+        turn.say(texts.login_invalid.format(reason=str(err)))
+        return
+    except LoginThrottled:
+        turn.say(texts.login_throttled)
+        return
+    balance = await turn.upstream(turn.services.api.balance)
+    turn.say(texts.login_ok.format(balance=format_tl(balance)))
+    waiting = await turn.store(
+        lambda s: jobs.jobs_of_user(
+            s, user_id=turn.user_id, statuses=(JobStatus.PENDING, JobStatus.FINISHED), limit=1
+        )
+    )
+    if waiting:
+        turn.say(texts.deliver_after_login)
+
+
+async def log_out(turn: Turn, command: Command) -> None:
+    """Forget the user's tokens and any order in progress."""
+    await turn.store(lambda s: drafts.cancel_open_drafts(s, user_id=turn.user_id))
+    had_session = await turn.services.accounts.logout(turn.user_id)
+    turn.say(turn.texts.logout_done if had_session else turn.texts.logout_nothing)

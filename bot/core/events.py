@@ -1,0 +1,90 @@
+"""What a chat user does, as every adapter reports it to the core."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = [
+    "ChatAddress",
+    "Command",
+    "Event",
+    "LoginForm",
+    "OrderForm",
+    "Origin",
+    "Press",
+    "Text",
+    "UserKey",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class UserKey:
+    """Who: one person on one platform (and Slack workspace)."""
+
+    platform: str
+    external_id: str
+    workspace: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatAddress:
+    """Where: a chat (or Slack channel), and a thread in it if any."""
+
+    platform: str
+    chat_id: str
+    thread_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Who did something where; ``private`` is a one-to-one chat with the bot."""
+
+    user: UserKey
+    chat: ChatAddress
+    private: bool = True
+    language_hint: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A slash command: its name without the slash, the text after it, and its message."""
+
+    name: str
+    args: str = ""
+    message_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A plain message; ``message_id`` lets the core delete it (a password)."""
+
+    text: str = field(repr=False)
+    message_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A button press: the button's raw action data and the message that holds the button."""
+
+    data: str
+    message_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LoginForm:
+    """A submitted login form (a Slack modal): the password never passed through a chat."""
+
+    email: str
+    password: str = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class OrderForm:
+    """A submitted order form (a Slack modal) with title, tone and size at once."""
+
+    title: str
+    tone: int
+    size: int
+
+
+Event = Command | Text | Press | LoginForm | OrderForm

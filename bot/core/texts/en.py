@@ -1,0 +1,120 @@
+"""English texts (the second language)."""
+
+from __future__ import annotations
+
+from bot.core.texts.catalog import Texts
+
+__all__ = ["ENGLISH"]
+
+ENGLISH = Texts(
+    language_name="English",
+    help_intro=(
+        "Makale Bot orders SEO articles from a chat: write a title, pick a tone and a size, "
+        "confirm; the article arrives here when it is ready."
+    ),
+    help_commands=(
+        ("yaz", "Order a new article"),
+        ("bakiye", "Show your balance"),
+        ("makalelerim", "List your articles"),
+        ("toplu", "Order several articles"),
+        ("konu", "Add a topic"),
+        ("giris", "Log in"),
+        ("cikis", "Log out"),
+        ("iptal", "Cancel what is in progress"),
+        ("dil", "Choose the language"),
+        ("yardim", "Help"),
+    ),
+    help_logged_in="You are logged in.",
+    help_logged_out="You are not logged in yet: start with /giris.",
+    login_private_only="For your safety, log in only in a private chat with me: send me /giris there.",
+    ask_email="Type your e-mail address.",
+    bad_email="That does not look like an e-mail address. Type it again, or /iptal.",
+    ask_password="Type your password. I delete your message at once; it is never stored.",
+    login_ok="Logged in. Your balance: {balance}",
+    login_rejected="Wrong e-mail or password. Send /giris to try again.",
+    login_invalid="The service refused these details: {reason}. Send /giris to try again.",
+    login_throttled="Too many failed attempts. Please try again in a few minutes.",
+    logout_done="Logged out. Your session was deleted.",
+    logout_nothing="You were not logged in.",
+    need_login="Please log in first: /giris",
+    session_expired="Your session has expired. Please log in again with /giris.",
+    ask_title="Type the article's title (10-255 characters).",
+    title_too_short="The title needs at least 10 characters (now {length}). Type it again.",
+    title_too_long="The title can have at most 255 characters (now {length}). Type it again.",
+    pick_tone="Pick the writing tone:",
+    pick_size="Pick the article size:",
+    size_label="{name} · {words} words · {cost}",
+    summary_title="Title",
+    summary_bulk_titles="Titles ({count})",
+    summary_tone="Tone",
+    summary_size="Size",
+    summary_cost="Cost",
+    summary_balance="Your balance",
+    summary_insufficient="Your balance is not enough for this order ({missing} short).",
+    button_confirm="Onayla",
+    button_cancel="İptal",
+    ordering="Placing the order…",
+    order_placed="Order placed: {title}. Cost: {cost}. I will post it here when it is ready.",
+    order_placed_estimate=(
+        "Order placed: {title}. Estimated time: {estimate}. Cost: {cost}. "
+        "I will post it here when it is ready."
+    ),
+    bulk_placed="{count} articles ordered. Total cost: {cost}. They will arrive here as they finish.",
+    bulk_partly_placed="{count} of {total} articles ordered ({cost}). The rest failed: {reason}",
+    order_insufficient="Your balance is too low: {required} needed, {current} available.",
+    order_rejected="The service refused the order: {reason}",
+    order_not_charged_retry=(
+        "The service is not answering; nothing was ordered or charged. "
+        "You can press Onayla again in a moment."
+    ),
+    order_outcome_unknown=(
+        "The service did not answer. I am checking whether the order went through; "
+        "if it did, the article will arrive here. Please do not order it again."
+    ),
+    order_adopted="Your order reached the service: {title}. It will arrive here when ready.",
+    order_lost=(
+        "Your order did not reach the service: {title}. Check /bakiye and order again if you like."
+    ),
+    order_already_handled="This order has already been handled.",
+    order_cancelled="Order cancelled.",
+    order_cannot_cancel="An order already placed cannot be cancelled.",
+    ask_bulk_titles="Type the titles, one per line (at most {limit}).",
+    bulk_bad_lines="These lines need 10-255 characters: {lines}. Fix the list and send it again.",
+    bulk_too_many="At most {limit} titles (now {count}).",
+    balance="Your balance: {balance}",
+    articles_empty="You have no articles yet. Order your first with /yaz.",
+    articles_header="Your articles (page {page}/{pages})",
+    article_line="{number}. {title} — {status}",
+    button_open="Open {number}",
+    button_previous="◀ Previous",
+    button_next="Next ▶",
+    article_not_ready="This article is not ready yet.",
+    status_pending="Queued",
+    status_processing="In progress {progress}%",
+    status_finished="Ready",
+    status_failed="Failed",
+    status_unknown="Unknown",
+    ask_topic="Type the topic you want to add.",
+    topic_bad="A topic needs 2-255 characters. Type it again, or /iptal.",
+    topic_added="Topic added: {topic}",
+    progress="In progress: {title} — {progress}%",
+    progress_unknown="In progress: {title}",
+    article_ready="Your article is ready: {title}",
+    article_file_caption="{title} (Markdown file)",
+    article_failed="Your article could not be written: {title}. Reason: {reason}",
+    article_expired="Your article did not arrive in time: {title}. See /makalelerim for its state.",
+    deliver_after_login="Your pending articles will arrive here when they are ready.",
+    cancel_done="Cancelled.",
+    cancel_nothing="Nothing to cancel.",
+    cancel_submitted_note="Orders already placed cannot be cancelled; they will arrive here.",
+    pick_language="Dil seçin / Choose a language:",
+    language_set="Language: English.",
+    unknown_input="I did not understand that. Send /yardim for the commands.",
+    unknown_command="I do not know that command. Send /yardim for the commands.",
+    stale_button="This button is no longer valid.",
+    not_your_button="This button is not yours.",
+    service_down="The article service is not answering. Please try again in a moment.",
+    service_busy="The article service is busy. Please try again in a moment.",
+    service_confused="The article service sent an unexpected answer. Please try again later.",
+    something_broke="Something went wrong. Please try again.",
+)

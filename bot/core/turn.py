@@ -1,0 +1,106 @@
+"""One event being answered: who asked, where, in which language, and the answer so far."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from sqlmodel import Session
+
+from bot.api import ArticleApi
+from bot.core.accounts import Accounts
+from bot.core.catalog import Catalog
+from bot.core.clock import Clock
+from bot.core.delivery import Delivery
+from bot.core.events import Origin
+from bot.core.richtext import Block, paragraph
+from bot.core.screens import Button, Delete, Edit, Effect, Notice, Screen, Send
+from bot.core.texts import LANGUAGES, Texts, texts_for
+from storage import Database, users
+from storage.models import Awaiting, ChatUser
+
+__all__ = ["CoreServices", "Turn", "language_of", "text_screen"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class CoreServices:
+    """What the dialogs work with, wired once by ``bot.bootstrap``."""
+
+    db: Database
+    api: ArticleApi
+    accounts: Accounts
+    catalog: Catalog
+    delivery: Delivery
+    clock: Clock
+    default_language: str = "tr"
+
+
+def language_of(user: ChatUser, origin: Origin, default: str) -> str:
+    """The user's choice, else their client's language if the bot speaks it, else the default."""
+    if user.locale in LANGUAGES:
+        return user.locale
+    hint = (origin.language_hint or "")[:2].lower()
+    return hint if hint in LANGUAGES else default
+
+
+class Turn:
+    """Collects the effects that answer one event of one chat user."""
+
+    def __init__(self, services: CoreServices, origin: Origin, user: ChatUser) -> None:
+        assert user.id is not None
+        self.services = services
+        self.origin = origin
+        self.user = user
+        self.user_id: int = user.id
+        self.texts: Texts = texts_for(language_of(user, origin, services.default_language))
+        self.effects: list[Effect] = []
+        # The input a command interrupted, so /iptal can tell whether it cancelled anything.
+        self.interrupted: Awaiting | None = None
+
+    def send(self, screen: Screen) -> None:
+        """Answer with a new message."""
+        self.effects.append(Send(screen))
+
+    def say(self, *parts: str | Block, buttons: tuple[tuple[Button, ...], ...] = ()) -> None:
+        """Answer with paragraphs of plain text (or ready blocks), and buttons if any."""
+        blocks = tuple(paragraph(part) if isinstance(part, str) else part for part in parts)
+        self.send(Screen(blocks, buttons))
+
+    def replace(self, message_id: str | None, screen: Screen) -> None:
+        """Edit the message a button was pressed on, or send anew where it cannot be edited."""
+        self.effects.append(Edit(message_id, screen) if message_id else Send(screen))
+
+    def notice(self, text: str) -> None:
+        """A short notice for a button press."""
+        self.effects.append(Notice(text))
+
+    def delete(self, message_id: str | None) -> None:
+        """Delete one of the user's messages (a password)."""
+        if message_id:
+            self.effects.append(Delete(message_id))
+
+    async def upstream(self, operation: Callable[[str], Awaitable[T]]) -> T:
+        """Call the upstream as this user, with a fresh token."""
+        return await self.services.accounts.call(self.user_id, operation)
+
+    async def store(self, work: Callable[[Session], T]) -> T:
+        """Run storage work in one transaction."""
+        return await self.services.db.run(work)
+
+    async def expect(self, awaiting: Awaiting | None, context: str | None = None) -> None:
+        """Remember what the user's next message answers (or that it answers nothing)."""
+        self.user.awaiting = awaiting
+        self.user.awaiting_context = context
+        await self.store(
+            lambda s: users.set_awaiting(
+                s, user_id=self.user_id, awaiting=awaiting, context=context
+            )
+        )
+
+
+def text_screen(*lines: str) -> Screen:
+    """A screen of plain paragraphs."""
+    return Screen(tuple(paragraph(line) for line in lines))

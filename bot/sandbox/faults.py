@@ -1,0 +1,27 @@
+"""Switches that make the sandbox misbehave the ways the real service may."""
+
+from __future__ import annotations
+
+from collections import deque
+
+__all__ = ["Faults"]
+
+
+class Faults:
+    """Injected failures, latency and the interface's conflicting variants."""
+
+    def __init__(self) -> None:
+        self.latency = 0.0
+        self.wrong_password_status = 401
+        self.bulk_enabled = True
+        self._pending: deque[int] = deque()
+
+    def fail_next(self, count: int, status: int = 503) -> None:
+        """Answer the next `count` requests, whatever they are, with `status`."""
+        if count < 0 or not 400 <= status <= 599:
+            raise ValueError("fail_next needs a count >= 0 and an error status")
+        self._pending.extend([status] * count)
+
+    def take_failure(self) -> int | None:
+        """The status the current request must fail with, if one is queued."""
+        return self._pending.popleft() if self._pending else None

@@ -1,0 +1,7 @@
+"""The terminal chat: the same dialogs as Telegram and Slack, typed in a terminal."""
+
+from bot.shell.chat import PLATFORM, ShellChat, parse_line
+from bot.shell.lines import PipedLines, PromptLines
+from bot.shell.messenger import ShellMessenger
+
+__all__ = ["PLATFORM", "PipedLines", "PromptLines", "ShellChat", "ShellMessenger", "parse_line"]

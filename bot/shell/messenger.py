@@ -1,0 +1,66 @@
+"""The terminal as a chat platform: screens are printed, files saved beside the database."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from bot.core.events import ChatAddress
+from bot.core.screens import Document, Screen
+from bot.shell.render import render_screen
+
+__all__ = ["ShellMessenger"]
+
+
+class ShellMessenger:
+    """Prints what the bot says; a terminal cannot edit or delete, so edits print anew."""
+
+    def __init__(self, console: Console, documents: Path) -> None:
+        self._console = console
+        self._documents = documents
+        self._ids = itertools.count(1)
+        self._shown: dict[str, Screen] = {}
+
+    def show(self, screen: Screen) -> str:
+        """Print a screen and return its message id."""
+        message_id = str(next(self._ids))
+        self._print(screen)
+        self._shown[message_id] = screen
+        return message_id
+
+    def _print(self, screen: Screen) -> None:
+        self._console.print(Text.assemble(("bot › ", "bold green"), render_screen(screen)))
+        self._console.print()
+
+    async def send(self, chat: ChatAddress, screen: Screen) -> str | None:
+        """Print a new message."""
+        return self.show(screen)
+
+    async def edit(self, chat: ChatAddress, message_id: str, screen: Screen) -> None:
+        """Print the new version of a message, unless it did not change."""
+        if self._shown.get(message_id) != screen:
+            self._shown[message_id] = screen
+            self._print(screen)
+
+    async def delete(self, chat: ChatAddress, message_id: str) -> None:
+        """Nothing to delete: the password prompt never echoed."""
+
+    async def send_document(self, chat: ChatAddress, document: Document) -> None:
+        """Save the file and say where it is."""
+        self._documents.mkdir(parents=True, exist_ok=True)
+        path = self._documents / document.filename
+        path.write_bytes(document.content)
+        self._console.print(f"📄 {document.caption}: {path}", style="dim", markup=False)
+        self._console.print()
+
+    def fits(self, screen: Screen) -> bool:
+        """A terminal has no message limit."""
+        return True
+
+    def notice(self, text: str) -> None:
+        """Print a short notice for a choice."""
+        self._console.print(f"ⓘ {text}", style="dim", markup=False)
+        self._console.print()

@@ -1,0 +1,50 @@
+"""Screens as terminal text: bold headings, bullets, and buttons as numbered choices."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from bot.core.richtext import Block, BulletList, CodeBlock, Heading, Paragraph, Span
+from bot.core.screens import Screen
+
+__all__ = ["render_screen"]
+
+
+def _styled(spans: tuple[Span, ...]) -> Text:
+    line = Text()
+    for span in spans:
+        style = " ".join(name for name, on in (("bold", span.bold), ("italic", span.italic)) if on)
+        line.append(span.text, style=("cyan" if span.code else style) or None)
+    return line
+
+
+def _block(block: Block) -> Text:
+    match block:
+        case Heading(text, level):
+            # No upper-casing: str.upper() turns Turkish "i" into "I", not "İ".
+            return Text.assemble((text, "bold underline" if level == 1 else "bold"))
+        case Paragraph(spans):
+            return _styled(spans)
+        case BulletList(items):
+            return Text("\n").join(Text("  • ") + _styled(item) for item in items)
+        case CodeBlock(text):
+            return Text.assemble((text, "cyan"))
+
+
+def render_screen(screen: Screen, first_choice: int = 1) -> Text:
+    """The screen as rich text; its buttons are numbered from ``first_choice``."""
+    parts = [_block(block) for block in screen.blocks]
+    rows = []
+    number = first_choice
+    for row in screen.buttons:
+        choices = Text("  ")
+        for button in row:
+            choices.append(f"[{number}] ", style="bold cyan")
+            choices.append(button.label)
+            choices.append("   ")
+            number += 1
+        choices.rstrip()
+        rows.append(choices)
+    if rows:
+        parts.append(Text("\n").join(rows))
+    return Text("\n\n").join(parts)

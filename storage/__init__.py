@@ -1,0 +1,60 @@
+"""The bot's database: tables, token encryption, migrations and typed repository functions.
+
+Repository functions live in one module per concern (``storage.users``, ``storage.drafts``,
+...); each takes the ``Session`` that ``Database.run`` hands to a unit of work, then
+keyword-only arguments.
+"""
+
+from storage import bookkeeping, drafts, jobs, upstream_sessions, users
+from storage.crypto import (
+    InvalidKey,
+    TokenCipher,
+    UndecryptableToken,
+    generate_key,
+    load_or_create_key_file,
+)
+from storage.database import Database, MigrationError
+from storage.drafts import DraftNotEditable
+from storage.models import (
+    Awaiting,
+    ChatUser,
+    Draft,
+    DraftKind,
+    DraftStep,
+    Job,
+    JobStatus,
+    LoginAttempt,
+    ProcessedUpdate,
+    UpstreamSession,
+    utcnow,
+)
+from storage.upstream_sessions import StoredSession, Tokens
+
+__all__ = [
+    "Awaiting",
+    "ChatUser",
+    "Database",
+    "Draft",
+    "DraftKind",
+    "DraftNotEditable",
+    "DraftStep",
+    "InvalidKey",
+    "Job",
+    "JobStatus",
+    "LoginAttempt",
+    "MigrationError",
+    "ProcessedUpdate",
+    "StoredSession",
+    "TokenCipher",
+    "Tokens",
+    "UndecryptableToken",
+    "UpstreamSession",
+    "bookkeeping",
+    "drafts",
+    "generate_key",
+    "jobs",
+    "load_or_create_key_file",
+    "upstream_sessions",
+    "users",
+    "utcnow",
+]

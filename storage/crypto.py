@@ -1,0 +1,103 @@
+"""Encryption of upstream tokens at rest, and the local key file."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from collections.abc import Sequence
+from pathlib import Path
+
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
+
+__all__ = [
+    "InvalidKey",
+    "TokenCipher",
+    "UndecryptableToken",
+    "generate_key",
+    "load_or_create_key_file",
+]
+
+
+class InvalidKey(ValueError):
+    """A configured key is not a Fernet key; the message names its position, never its value."""
+
+
+class UndecryptableToken(Exception):
+    """A stored token was encrypted under none of the configured keys, or is damaged."""
+
+
+class TokenCipher:
+    """Encrypts under the first key and decrypts under any, so keys can be rotated."""
+
+    def __init__(self, keys: str | Sequence[str]) -> None:
+        names = keys.split(",") if isinstance(keys, str) else list(keys)
+        names = [name.strip() for name in names]
+        if not any(names):
+            raise InvalidKey("no encryption key given")
+        self._fernet = MultiFernet(
+            [_fernet(name, position, len(names)) for position, name in enumerate(names, 1)]
+        )
+
+    def encrypt(self, value: str) -> bytes:
+        """Encrypt under the first key."""
+        return self._fernet.encrypt(value.encode())
+
+    def decrypt(self, token: bytes) -> str:
+        """Decrypt under whichever key encrypted it."""
+        try:
+            return self._fernet.decrypt(token).decode()
+        except InvalidToken as err:
+            raise UndecryptableToken("no configured key decrypts this token") from err
+
+    def rotate(self, token: bytes) -> bytes:
+        """Re-encrypt under the first key, keeping the original timestamp."""
+        try:
+            return self._fernet.rotate(token)
+        except InvalidToken as err:
+            raise UndecryptableToken("no configured key decrypts this token") from err
+
+
+def _fernet(key: str, position: int, count: int) -> Fernet:
+    try:
+        return Fernet(key)
+    except ValueError:
+        # The key itself stays out of the message: it is a secret even when malformed.
+        raise InvalidKey(
+            f"encryption key {position} of {count} is not a Fernet key"
+            " (32 url-safe base64-encoded bytes)"
+        ) from None
+
+
+def generate_key() -> str:
+    """A new random Fernet key."""
+    return Fernet.generate_key().decode()
+
+
+def load_or_create_key_file(path: Path) -> tuple[str, bool]:
+    """The key kept in ``path``, creating the file (mode 0600) first if it is missing.
+
+    Returns the key and whether this call created it. The file appears complete or not at
+    all, and a process that loses a race to create it reads the winner's key.
+    """
+    try:
+        return path.read_text().strip(), False
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = generate_key()
+    staging = path.with_name(f".{path.name}.{secrets.token_hex(8)}")
+    descriptor = os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(descriptor, "w") as file:
+            file.write(key + "\n")
+            file.flush()
+            os.fsync(file.fileno())
+        # A hard link, unlike a rename, never replaces a key another process wrote meanwhile.
+        os.link(staging, path)
+    except FileExistsError:
+        return path.read_text().strip(), False
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            staging.unlink()
+    return key, True

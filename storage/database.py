@@ -1,0 +1,151 @@
+"""The database: engine setup for SQLite and PostgreSQL, migrations, and transactions."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+from typing import Any, TypeVar
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, create_engine, event, make_url
+from sqlalchemy.engine import URL
+from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
+from sqlmodel import Session
+
+__all__ = ["Database", "MigrationError"]
+
+T = TypeVar("T")
+
+_MIGRATIONS = Path(__file__).with_name("migrations")
+# Any constant works; it only has to be the same for every replica migrating one database.
+_MIGRATION_LOCK_ID = 0x6D616B616C65
+_SQLITE_PRAGMAS = ("journal_mode=WAL", "busy_timeout=5000", "foreign_keys=ON")
+
+
+class MigrationError(Exception):
+    """Migrating left the database inconsistent; nothing was committed."""
+
+
+class Database:
+    """One engine, and the one way to use it: a unit of work in one transaction."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    @classmethod
+    def connect(cls, url: str) -> Database:
+        """An engine for the URL; ``postgresql://`` means psycopg 3, SQLite gets its pragmas."""
+        parsed = _normalised_url(url)
+        if parsed.get_backend_name() != "sqlite":
+            # Replicas keep connections for hours; the server or a proxy may drop them.
+            return cls(create_engine(parsed, pool_pre_ping=True))
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(parsed, connect_args={"check_same_thread": False})
+        else:
+            # Every pooled connection to ":memory:" would be a database of its own.
+            engine = create_engine(
+                parsed, connect_args={"check_same_thread": False}, poolclass=StaticPool
+            )
+        event.listen(engine, "connect", _prepare_sqlite_connection)
+        event.listen(engine, "begin", _begin_immediate)
+        return cls(engine)
+
+    @property
+    def is_sqlite(self) -> bool:
+        """Whether this is a SQLite database."""
+        return self._engine.dialect.name == "sqlite"
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest migration, in one transaction."""
+        config = Config()
+        config.set_main_option("script_location", str(_MIGRATIONS))
+        config.set_main_option("path_separator", "os")
+        with self.migration_connection() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    @contextmanager
+    def migration_connection(self) -> Iterator[Connection]:
+        """A connection in a transaction that is safe to migrate in; committed on exit."""
+        with self._engine.connect() as connection:
+            fk_paused = _foreign_keys_off(connection) if self.is_sqlite else nullcontext()
+            with fk_paused, connection.begin():
+                if not self.is_sqlite:
+                    # Replicas starting together would otherwise each create the tables.
+                    connection.exec_driver_sql(
+                        f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK_ID})"
+                    )
+                yield connection
+                if self.is_sqlite:
+                    _check_foreign_keys(connection)
+
+    async def run(self, work: Callable[[Session], T]) -> T:
+        """Run ``work`` in a worker thread, in one transaction (see ``run_sync``).
+
+        Cancelling the caller does not stop ``work``: it still commits or rolls back in its
+        thread, so a cancelled caller cannot tell which; the database is left consistent.
+        """
+        return await asyncio.to_thread(self.run_sync, work)
+
+    def run_sync(self, work: Callable[[Session], T]) -> T:
+        """Run ``work`` in one transaction: commit when it returns, roll back when it raises."""
+        # Rows stay readable after the commit, so work can return them to async callers.
+        with Session(self._engine, expire_on_commit=False) as session, session.begin():
+            return work(session)
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self._engine.dispose()
+
+
+def _normalised_url(url: str) -> URL:
+    parsed = make_url(url)
+    if parsed.drivername in {"postgres", "postgresql"}:
+        return parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
+def _run_pragmas(dbapi_connection: DBAPIConnection, *pragmas: str) -> None:
+    cursor = dbapi_connection.cursor()
+    try:
+        for pragma in pragmas:
+            cursor.execute(f"PRAGMA {pragma}")
+    finally:
+        cursor.close()
+
+
+def _prepare_sqlite_connection(dbapi_connection: DBAPIConnection, _: ConnectionPoolEntry) -> None:
+    # sqlite3 would otherwise start transactions itself, lazily and only before writes.
+    dbapi_connection.isolation_level = None
+    _run_pragmas(dbapi_connection, *_SQLITE_PRAGMAS)
+
+
+def _begin_immediate(connection: Connection) -> None:
+    # Taking the write lock up front lets busy_timeout queue writers; a deferred transaction
+    # that reads, then writes, fails at once with "database is locked" under WAL.
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+@contextmanager
+def _foreign_keys_off(connection: Connection) -> Iterator[None]:
+    # Batch migrations rebuild a table by dropping it; with foreign keys on, that drop would
+    # cascade into every child row. The pragma is ignored inside a transaction, so it is
+    # set on the raw connection before the migration's transaction begins.
+    dbapi_connection = connection.connection.dbapi_connection
+    assert dbapi_connection is not None
+    _run_pragmas(dbapi_connection, "foreign_keys=OFF")
+    try:
+        yield
+    finally:
+        _run_pragmas(dbapi_connection, "foreign_keys=ON")
+
+
+def _check_foreign_keys(connection: Connection) -> None:
+    broken: list[Any] = list(connection.exec_driver_sql("PRAGMA foreign_key_check"))
+    if broken:
+        raise MigrationError(f"migration broke foreign keys: {broken[:5]}")

@@ -1,0 +1,136 @@
+"""Drafts: article orders in progress, and the once-only step that pays for one."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from sqlalchemy import exists, update
+from sqlmodel import Session, col, select
+
+from storage.models import Draft, DraftKind, DraftStep, Job
+
+__all__ = [
+    "DraftNotEditable",
+    "cancel_open_drafts",
+    "claim_for_submission",
+    "close_draft",
+    "create_draft",
+    "get_draft",
+    "open_draft",
+    "release_submission",
+    "save_draft",
+    "submitted_drafts_without_jobs",
+]
+
+OPEN_STEPS = (DraftStep.TITLE, DraftStep.TONE, DraftStep.SIZE, DraftStep.READY)
+CLOSED_STEPS = (DraftStep.DONE, DraftStep.FAILED, DraftStep.CANCELLED)
+
+
+class DraftNotEditable(Exception):
+    """The draft is gone, or was submitted or closed since it was read."""
+
+
+def create_draft(
+    session: Session, *, user_id: int, chat_id: str, thread_id: str | None, kind: DraftKind
+) -> Draft:
+    """A new draft waiting for its title; its short random id goes into its buttons."""
+    draft = Draft(
+        id=secrets.token_urlsafe(6),
+        chat_user_id=user_id,
+        chat_id=chat_id,
+        thread_id=thread_id,
+        kind=kind,
+    )
+    session.add(draft)
+    session.flush()
+    return draft
+
+
+def get_draft(session: Session, *, draft_id: str) -> Draft | None:
+    """The draft with this id, if any."""
+    return session.get(Draft, draft_id)
+
+
+def open_draft(session: Session, *, user_id: int) -> Draft | None:
+    """The user's newest draft that is not submitted or closed."""
+    return session.exec(
+        select(Draft)
+        .where(col(Draft.chat_user_id) == user_id, col(Draft.step).in_(OPEN_STEPS))
+        .order_by(col(Draft.created_at).desc())
+        .limit(1)
+    ).first()
+
+
+def save_draft(session: Session, *, draft: Draft) -> Draft:
+    """Store the changes of an open draft; ``DraftNotEditable`` once it was submitted or closed.
+
+    Submitting and closing have their own conditional steps; a stale copy saved here must
+    not move a submitted draft back to ``READY``, where it could be paid for again.
+    """
+    if draft.step not in OPEN_STEPS:
+        raise ValueError(f"save_draft keeps drafts open; {draft.step} has its own function")
+    stored = session.get(Draft, draft.id, with_for_update=True, populate_existing=True)
+    if stored is None or stored.step not in OPEN_STEPS:
+        raise DraftNotEditable(draft.id)
+    return session.merge(draft)
+
+
+def cancel_open_drafts(session: Session, *, user_id: int) -> int:
+    """Cancel the user's drafts that are not submitted yet; how many there were."""
+    result = session.exec(
+        update(Draft)
+        .where(col(Draft.chat_user_id) == user_id, col(Draft.step).in_(OPEN_STEPS))
+        .values(step=DraftStep.CANCELLED)
+    )
+    return result.rowcount
+
+
+def claim_for_submission(
+    session: Session, *, draft_id: str, user_id: int, now: datetime
+) -> Draft | None:
+    """Move the user's ready draft to ``SUBMITTED``; the draft only for the one call that did.
+
+    One conditional UPDATE, so a double tap, a replayed update, another replica or another
+    user's press finds the draft no longer ready and gets ``None``: an order is paid once.
+    """
+    result = session.exec(
+        update(Draft)
+        .where(
+            col(Draft.id) == draft_id,
+            col(Draft.chat_user_id) == user_id,
+            col(Draft.step) == DraftStep.READY,
+        )
+        .values(step=DraftStep.SUBMITTED, submitted_at=now)
+    )
+    if result.rowcount != 1:
+        return None
+    return session.get(Draft, draft_id, populate_existing=True)
+
+
+def release_submission(session: Session, *, draft_id: str) -> None:
+    """Make a submitted draft ready again, for when the create call surely was not sent."""
+    session.exec(
+        update(Draft)
+        .where(col(Draft.id) == draft_id, col(Draft.step) == DraftStep.SUBMITTED)
+        .values(step=DraftStep.READY, submitted_at=None)
+    )
+
+
+def close_draft(session: Session, *, draft_id: str, step: DraftStep) -> None:
+    """End the draft as ``DONE``, ``FAILED`` or ``CANCELLED``."""
+    if step not in CLOSED_STEPS:
+        raise ValueError(f"{step} does not close a draft")
+    session.exec(update(Draft).where(col(Draft.id) == draft_id).values(step=step))
+
+
+def submitted_drafts_without_jobs(session: Session) -> list[Draft]:
+    """Submitted drafts no job refers to yet, oldest first: orders to reconcile."""
+    has_job = exists().where(col(Job.draft_id) == col(Draft.id))
+    return list(
+        session.exec(
+            select(Draft)
+            .where(col(Draft.step) == DraftStep.SUBMITTED, ~has_job)
+            .order_by(col(Draft.submitted_at))
+        )
+    )

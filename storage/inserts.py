@@ -1,0 +1,37 @@
+"""INSERT ... ON CONFLICT for SQLite and PostgreSQL, the two dialects the bot runs on."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import ColumnClause, column
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import Session, SQLModel
+
+__all__ = ["dialect_insert", "insert_if_absent"]
+
+
+def dialect_insert(session: Session, model: type[SQLModel]) -> sqlite.Insert | postgresql.Insert:
+    """An INSERT into the model's table that can say what to do on a conflict."""
+    if session.get_bind().dialect.name == "sqlite":
+        return sqlite.insert(model)
+    return postgresql.insert(model)
+
+
+def insert_if_absent(session: Session, row: SQLModel, *, key: Sequence[str]) -> bool:
+    """Insert the row unless one with the same ``key`` columns exists; whether it was inserted.
+
+    One statement, so two transactions racing for one key never fail: the loser waits for
+    the winner and then inserts nothing.
+    """
+    values = row.model_dump(exclude={"id"} if getattr(row, "id", None) is None else set())
+    # RETURNING rather than rowcount, which an INSERT does not report through psycopg here.
+    returning: list[ColumnClause[Any]] = [column(name) for name in key]
+    statement = (
+        dialect_insert(session, type(row))
+        .values(values)
+        .on_conflict_do_nothing(index_elements=key)
+        .returning(*returning)
+    )
+    return session.exec(statement).first() is not None

@@ -1,0 +1,105 @@
+"""Jobs: created upstream jobs, from the create call's answer to delivery, and their leases."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import datetime, timedelta
+
+from sqlalchemy import or_, update
+from sqlmodel import Session, col, select
+
+from storage.inserts import insert_if_absent
+from storage.models import Job, JobStatus
+
+__all__ = [
+    "add_job",
+    "claim_due_jobs",
+    "get_job",
+    "job_by_request_id",
+    "jobs_of_user",
+    "release_job",
+    "save_job",
+]
+
+# Finished jobs have their content stored but are not delivered yet.
+_POLLED = (JobStatus.PENDING, JobStatus.FINISHED)
+
+
+def add_job(session: Session, *, job: Job) -> Job:
+    """Store a created job; the stored row when one with its request id exists already."""
+    insert_if_absent(session, job, key=("request_id",))
+    stored = job_by_request_id(session, request_id=job.request_id)
+    assert stored is not None, "the row was just inserted or found"
+    return stored
+
+
+def get_job(session: Session, *, job_id: int) -> Job | None:
+    """The job with this id, if any."""
+    return session.get(Job, job_id)
+
+
+def job_by_request_id(session: Session, *, request_id: str) -> Job | None:
+    """The job with this upstream request id, if any."""
+    return session.exec(
+        select(Job)
+        .where(col(Job.request_id) == request_id)
+        .execution_options(populate_existing=True)
+    ).first()
+
+
+def save_job(session: Session, *, job: Job) -> Job:
+    """Store the job's changes."""
+    return session.merge(job)
+
+
+def jobs_of_user(
+    session: Session,
+    *,
+    user_id: int,
+    statuses: Collection[JobStatus] | None = None,
+    limit: int = 50,
+    offset: int = 0,
+) -> list[Job]:
+    """The user's jobs, newest first, optionally only those in ``statuses``."""
+    query = select(Job).where(col(Job.chat_user_id) == user_id)
+    if statuses is not None:
+        query = query.where(col(Job.status).in_(statuses))
+    query = query.order_by(col(Job.created_at).desc(), col(Job.id).desc())
+    return list(session.exec(query.limit(limit).offset(offset)))
+
+
+def claim_due_jobs(
+    session: Session, *, owner: str, now: datetime, lease_for: timedelta, limit: int = 100
+) -> list[Job]:
+    """Lease up to ``limit`` jobs due for a poll or a delivery to ``owner``, soonest due first.
+
+    A job leased by another owner is skipped until its lease runs out. On PostgreSQL the
+    rows another replica is claiming right now are skipped, not waited for.
+    """
+    jobs = list(
+        session.exec(
+            select(Job)
+            .where(
+                col(Job.status).in_(_POLLED),
+                col(Job.next_poll_at) <= now,
+                or_(col(Job.lease_until).is_(None), col(Job.lease_until) < now),
+            )
+            .order_by(col(Job.next_poll_at), col(Job.id))
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+            .execution_options(populate_existing=True)
+        )
+    )
+    for job in jobs:
+        job.lease_owner = owner
+        job.lease_until = now + lease_for
+    return jobs
+
+
+def release_job(session: Session, *, job_id: int, owner: str) -> None:
+    """End ``owner``'s lease on the job, unless it ran out and another owner holds it now."""
+    session.exec(
+        update(Job)
+        .where(col(Job.id) == job_id, col(Job.lease_owner) == owner)
+        .values(lease_owner=None, lease_until=None)
+    )

@@ -1,0 +1,1 @@
+"""Alembic migrations of the bot's schema; ``Database.migrate()`` applies them."""

@@ -1,0 +1,202 @@
+"""The tables: chat users, their upstream sessions, drafts, jobs, and bookkeeping."""
+
+from __future__ import annotations
+
+import enum
+from datetime import UTC, datetime
+from decimal import Decimal
+
+from sqlalchemy import JSON, Column, Numeric, String, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from storage.column_types import StrEnumType, UTCDateTime
+
+__all__ = [
+    "Awaiting",
+    "ChatUser",
+    "Draft",
+    "DraftKind",
+    "DraftStep",
+    "Job",
+    "JobStatus",
+    "LoginAttempt",
+    "ProcessedUpdate",
+    "UpstreamSession",
+    "utcnow",
+]
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware in UTC."""
+    return datetime.now(UTC)
+
+
+def _timestamp(*, nullable: bool = False, index: bool = False) -> Column[datetime]:
+    return Column(UTCDateTime(), nullable=nullable, index=index)
+
+
+class Awaiting(enum.StrEnum):
+    """What the bot waits for the user to type next."""
+
+    EMAIL = "email"
+    PASSWORD = "password"  # noqa: S105  (what is awaited, not a secret)
+    TITLE = "title"
+    BULK_TITLES = "bulk_titles"
+    TOPIC = "topic"
+
+
+class DraftKind(enum.StrEnum):
+    """One article, or several with one tone and size."""
+
+    SINGLE = "single"
+    BULK = "bulk"
+
+
+class DraftStep(enum.StrEnum):
+    """Where an order stands; ``READY -> SUBMITTED`` is the one conditional charge step."""
+
+    TITLE = "title"
+    TONE = "tone"
+    SIZE = "size"
+    READY = "ready"
+    SUBMITTED = "submitted"
+    DONE = "done"
+    CANCELLED = "cancelled"
+    FAILED = "failed"
+
+
+class JobStatus(enum.StrEnum):
+    """A created upstream job as the bot tracks it."""
+
+    PENDING = "pending"
+    FINISHED = "finished"
+    FAILED = "failed"
+    DELIVERED = "delivered"
+    EXPIRED = "expired"
+
+
+# Named constraints let later migrations drop or change them on SQLite, where a table is
+# altered by rebuilding it and an unnamed constraint cannot be pointed at.
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+# Table rows.
+
+
+class ChatUser(SQLModel, table=True):
+    """One person on one chat platform (and Slack workspace)."""
+
+    __tablename__ = "chat_user"
+    __table_args__ = (UniqueConstraint("platform", "workspace", "external_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    platform: str = Field(sa_type=String(16))
+    workspace: str = Field(default="", sa_type=String(64))
+    external_id: str = Field(sa_type=String(64))
+    locale: str | None = Field(default=None, sa_type=String(8))
+    awaiting: Awaiting | None = Field(default=None, sa_type=StrEnumType(Awaiting, 16))
+    # Non-secret context of the awaited input, e.g. the e-mail while the password is awaited.
+    awaiting_context: str | None = Field(default=None, sa_type=String(320))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
+
+
+class UpstreamSession(SQLModel, table=True):
+    """A chat user's tokens at one upstream URL, encrypted; never a password."""
+
+    __tablename__ = "upstream_session"
+    __table_args__ = (UniqueConstraint("chat_user_id", "upstream_url"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_user_id: int = Field(foreign_key="chat_user.id", index=True, ondelete="CASCADE")
+    upstream_url: str = Field(sa_type=String(255))
+    access_token: bytes = Field(description="Fernet token of the access token")
+    access_expires_at: datetime = Field(sa_column=_timestamp())
+    refresh_token: bytes = Field(description="Fernet token of the refresh token")
+    refresh_expires_at: datetime = Field(sa_column=_timestamp())
+    version: int = 0
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
+
+
+class Draft(SQLModel, table=True):
+    """An order in progress; its id is in every button of that order."""
+
+    __tablename__ = "draft"
+
+    id: str = Field(primary_key=True, sa_type=String(12))
+    chat_user_id: int = Field(foreign_key="chat_user.id", index=True, ondelete="CASCADE")
+    kind: DraftKind = Field(default=DraftKind.SINGLE, sa_type=StrEnumType(DraftKind, 8))
+    step: DraftStep = Field(default=DraftStep.TITLE, sa_type=StrEnumType(DraftStep, 12), index=True)
+    chat_id: str = Field(sa_type=String(64))
+    thread_id: str | None = Field(default=None, sa_type=String(64))
+    title: str | None = Field(default=None, sa_type=String(255))
+    titles: list[str] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    tone: int | None = None
+    size: int | None = None
+    cost: Decimal | None = Field(default=None, sa_column=Column(Numeric(12, 2), nullable=True))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
+    submitted_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+
+
+class Job(SQLModel, table=True):
+    """A created upstream job, from the create call's answer to delivery."""
+
+    __tablename__ = "job"
+
+    id: int | None = Field(default=None, primary_key=True)
+    request_id: str = Field(sa_type=String(128), unique=True)
+    chat_user_id: int = Field(foreign_key="chat_user.id", index=True, ondelete="CASCADE")
+    draft_id: str | None = Field(
+        default=None, foreign_key="draft.id", sa_type=String(12), index=True, ondelete="SET NULL"
+    )
+    platform: str = Field(sa_type=String(16))
+    chat_id: str = Field(sa_type=String(64))
+    thread_id: str | None = Field(default=None, sa_type=String(64))
+    title: str = Field(sa_type=String(255))
+    tone: int
+    size: int
+    cost: Decimal | None = Field(default=None, sa_column=Column(Numeric(12, 2), nullable=True))
+    status: JobStatus = Field(
+        default=JobStatus.PENDING, sa_type=StrEnumType(JobStatus, 12), index=True
+    )
+    progress: int | None = None
+    progress_message_id: str | None = Field(default=None, sa_type=String(64))
+    progress_text: str | None = Field(default=None, sa_type=String(255))
+    next_poll_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(index=True))
+    failures: int = 0
+    content: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    failure_reason: str | None = Field(default=None, sa_type=String(500))
+    parts_sent: int = 0
+    file_sent: bool = False
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
+    finished_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+    delivered_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+    lease_owner: str | None = Field(default=None, sa_type=String(64))
+    lease_until: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+
+
+class ProcessedUpdate(SQLModel, table=True):
+    """An incoming platform update already handled (Telegram update_id, Slack event_id)."""
+
+    __tablename__ = "processed_update"
+
+    source: str = Field(primary_key=True, sa_type=String(32))
+    update_id: str = Field(primary_key=True, sa_type=String(128))
+    processed_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(index=True))
+
+
+class LoginAttempt(SQLModel, table=True):
+    """A failed login, for throttling per chat user and for the whole bot."""
+
+    __tablename__ = "login_attempt"
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_user_id: int | None = Field(
+        default=None, foreign_key="chat_user.id", index=True, ondelete="CASCADE"
+    )
+    attempted_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(index=True))

@@ -1,0 +1,157 @@
+"""Upstream sessions: a chat user's tokens at one upstream URL, encrypted at rest."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, update
+from sqlmodel import Session, col, select
+
+from storage.crypto import TokenCipher, UndecryptableToken
+from storage.inserts import dialect_insert
+from storage.models import UpstreamSession, utcnow
+
+__all__ = [
+    "StoredSession",
+    "Tokens",
+    "delete_session",
+    "load_session",
+    "reencrypt_all",
+    "save_session",
+    "swap_tokens",
+]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """An access and a refresh token with their expiry times; ``repr`` leaves the tokens out."""
+
+    access_token: str = field(repr=False)
+    access_expires_at: datetime
+    refresh_token: str = field(repr=False)
+    refresh_expires_at: datetime
+
+
+@dataclass(frozen=True)
+class StoredSession:
+    """Decrypted tokens as stored, with the version a later swap must name."""
+
+    user_id: int
+    upstream_url: str
+    tokens: Tokens
+    version: int
+
+
+def _encrypted(cipher: TokenCipher, tokens: Tokens) -> dict[str, Any]:
+    return {
+        "access_token": cipher.encrypt(tokens.access_token),
+        "access_expires_at": tokens.access_expires_at,
+        "refresh_token": cipher.encrypt(tokens.refresh_token),
+        "refresh_expires_at": tokens.refresh_expires_at,
+        "updated_at": utcnow(),
+    }
+
+
+def _of(user_id: int, upstream_url: str) -> tuple[Any, ...]:
+    return (
+        col(UpstreamSession.chat_user_id) == user_id,
+        col(UpstreamSession.upstream_url) == upstream_url,
+    )
+
+
+def _warn_undecryptable(user_id: int, upstream_url: str, outcome: str) -> None:
+    logger.warning(
+        "stored tokens of chat user %s at %s match no configured key; %s",
+        user_id,
+        upstream_url,
+        outcome,
+    )
+
+
+def save_session(
+    session: Session, *, cipher: TokenCipher, user_id: int, upstream_url: str, tokens: Tokens
+) -> StoredSession:
+    """Store the tokens of a fresh login, replacing any earlier session at that URL."""
+    values = _encrypted(cipher, tokens)
+    version = col(UpstreamSession.version)
+    statement = (
+        dialect_insert(session, UpstreamSession)
+        .values(chat_user_id=user_id, upstream_url=upstream_url, version=1, **values)
+        .on_conflict_do_update(
+            index_elements=["chat_user_id", "upstream_url"], set_={**values, "version": version + 1}
+        )
+        .returning(version)
+    )
+    stored_version: int = session.exec(statement).scalar_one()
+    return StoredSession(user_id, upstream_url, tokens, stored_version)
+
+
+def load_session(
+    session: Session, *, cipher: TokenCipher, user_id: int, upstream_url: str
+) -> StoredSession | None:
+    """The user's tokens at that URL; ``None`` when there are none or no key decrypts them."""
+    row = session.exec(select(UpstreamSession).where(*_of(user_id, upstream_url))).first()
+    if row is None:
+        return None
+    try:
+        tokens = Tokens(
+            access_token=cipher.decrypt(row.access_token),
+            access_expires_at=row.access_expires_at,
+            refresh_token=cipher.decrypt(row.refresh_token),
+            refresh_expires_at=row.refresh_expires_at,
+        )
+    except UndecryptableToken:
+        _warn_undecryptable(user_id, upstream_url, "a new login is needed")
+        return None
+    return StoredSession(user_id, upstream_url, tokens, row.version)
+
+
+def swap_tokens(
+    session: Session,
+    *,
+    cipher: TokenCipher,
+    user_id: int,
+    upstream_url: str,
+    expected_version: int,
+    tokens: Tokens,
+) -> StoredSession | None:
+    """Store refreshed tokens only if nobody did since ``expected_version``; else ``None``."""
+    result = session.exec(
+        update(UpstreamSession)
+        .where(*_of(user_id, upstream_url), col(UpstreamSession.version) == expected_version)
+        .values(version=expected_version + 1, **_encrypted(cipher, tokens))
+    )
+    if result.rowcount != 1:
+        return None
+    return StoredSession(user_id, upstream_url, tokens, expected_version + 1)
+
+
+def delete_session(session: Session, *, user_id: int, upstream_url: str) -> bool:
+    """Forget the user's tokens at that URL; whether there were any."""
+    result = session.exec(delete(UpstreamSession).where(*_of(user_id, upstream_url)))
+    return result.rowcount > 0
+
+
+def reencrypt_all(session: Session, *, cipher: TokenCipher) -> int:
+    """Re-encrypt every stored token under the cipher's first key; how many sessions moved.
+
+    Sessions no configured key decrypts are left as they are, with a warning.
+    """
+    # Locked, so a refresh running meanwhile cannot be overwritten by its old tokens.
+    rows = session.exec(select(UpstreamSession).with_for_update()).all()
+    moved = 0
+    for row in rows:
+        try:
+            access_token = cipher.rotate(row.access_token)
+            refresh_token = cipher.rotate(row.refresh_token)
+        except UndecryptableToken:
+            _warn_undecryptable(row.chat_user_id, row.upstream_url, "left as they are")
+            continue
+        row.access_token, row.refresh_token = access_token, refresh_token
+        moved += 1
+    return moved

@@ -1,0 +1,49 @@
+"""Chat users: who they are, their language, and what the bot waits for them to type."""
+
+from __future__ import annotations
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+from storage.inserts import insert_if_absent
+from storage.models import Awaiting, ChatUser
+
+__all__ = ["get_or_create_user", "get_user", "set_awaiting", "set_locale"]
+
+
+def get_or_create_user(
+    session: Session, *, platform: str, workspace: str, external_id: str
+) -> ChatUser:
+    """The user with these ids, created if new; two replicas racing get one row."""
+    query = select(ChatUser).where(
+        ChatUser.platform == platform,
+        ChatUser.workspace == workspace,
+        ChatUser.external_id == external_id,
+    )
+    user = session.exec(query).first()
+    if user is None:
+        new = ChatUser(platform=platform, workspace=workspace, external_id=external_id)
+        insert_if_absent(session, new, key=("platform", "workspace", "external_id"))
+        user = session.exec(query).one()
+    return user
+
+
+def get_user(session: Session, *, user_id: int) -> ChatUser | None:
+    """The user with this id, if any."""
+    return session.get(ChatUser, user_id)
+
+
+def set_awaiting(
+    session: Session, *, user_id: int, awaiting: Awaiting | None, context: str | None = None
+) -> None:
+    """Remember what the user's next message answers (``None``: nothing) and its context."""
+    session.exec(
+        update(ChatUser)
+        .where(col(ChatUser.id) == user_id)
+        .values(awaiting=awaiting, awaiting_context=context)
+    )
+
+
+def set_locale(session: Session, *, user_id: int, locale: str) -> None:
+    """Store the language the user chose."""
+    session.exec(update(ChatUser).where(col(ChatUser.id) == user_id).values(locale=locale))

@@ -1,0 +1,105 @@
+"""Database fixtures shared by every test folder: SQLite always, PostgreSQL when one is there."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from psycopg import sql
+from sqlalchemy import make_url
+
+from storage import ChatUser, Database, TokenCipher, generate_key, users
+
+_LOCAL_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def _libpq_url(url: str) -> str:
+    """The URL without SQLAlchemy's driver suffix, as psycopg itself takes it."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session")
+def postgres_server_url() -> str:
+    """The PostgreSQL server of the tests: ``TEST_DATABASE_URL``, else the local ``test`` one.
+
+    The local server is probed once per session with a 1 s timeout and the tests skipped when
+    it is not there; a server named by ``TEST_DATABASE_URL`` must be there.
+    """
+    configured = os.environ.get("TEST_DATABASE_URL")
+    if configured:
+        return configured
+    try:
+        socket.create_connection(("127.0.0.1", 5432), timeout=1).close()
+        psycopg.connect(_LOCAL_POSTGRES, connect_timeout=2).close()
+    except (OSError, psycopg.OperationalError) as err:
+        pytest.skip(f"no PostgreSQL at {_LOCAL_POSTGRES} and no TEST_DATABASE_URL ({err})")
+    return _LOCAL_POSTGRES
+
+
+@pytest.fixture(
+    params=[pytest.param("sqlite"), pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database for one test: a SQLite file, or a PostgreSQL schema of its own.
+
+    On PostgreSQL each test gets a fresh schema (``test_<random>``) in the server's database,
+    put first on the search path through the URL's ``options``, and dropped with everything
+    in it afterwards. A schema takes milliseconds where ``CREATE DATABASE`` takes far longer,
+    and tests running in parallel never see each other's tables.
+    """
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'bot.db'}"
+        return
+    server_url = request.getfixturevalue("postgres_server_url")
+    name = f"test_{secrets.token_hex(6)}"
+    schema = sql.Identifier(name)
+    with psycopg.connect(_libpq_url(server_url), autocommit=True) as connection:
+        connection.execute(sql.SQL("CREATE SCHEMA {}").format(schema))
+    try:
+        options = {"options": f"-csearch_path={name}"}
+        yield make_url(server_url).update_query_dict(options).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(_libpq_url(server_url), autocommit=True) as connection:
+            connection.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(schema))
+
+
+def _migrated(url: str) -> Iterator[Database]:
+    database = Database.connect(url)
+    try:
+        database.migrate()
+        yield database
+    finally:
+        database.dispose()
+
+
+@pytest.fixture
+def database(database_url: str) -> Iterator[Database]:
+    """A migrated database, once on SQLite and once on PostgreSQL; disposed after the test."""
+    yield from _migrated(database_url)
+
+
+@pytest.fixture
+def sqlite_database(tmp_path: Path) -> Iterator[Database]:
+    """A migrated SQLite database, for tests with nothing to prove on PostgreSQL."""
+    yield from _migrated(f"sqlite:///{tmp_path / 'bot.db'}")
+
+
+@pytest.fixture
+def cipher() -> TokenCipher:
+    """A token cipher with a fresh key."""
+    return TokenCipher(generate_key())
+
+
+@pytest.fixture
+def chat_user(database: Database) -> ChatUser:
+    """A Telegram user stored in ``database``."""
+    return database.run_sync(
+        lambda session: users.get_or_create_user(
+            session, platform="telegram", workspace="", external_id="1001"
+        )
+    )

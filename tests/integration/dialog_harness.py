@@ -1,0 +1,141 @@
+"""A bot wired by ``bootstrap`` against the sandbox, driven the way an adapter drives it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot.bootstrap import Bot, running_bot
+from bot.config import load_settings
+from bot.core.events import ChatAddress, Command, Event, Origin, Press, Text, UserKey
+from bot.core.screens import Button, Edit, Effect, Notice, Screen, Send
+from bot.sandbox import RunningSandbox, running_sandbox
+from storage import generate_key
+from tests.fakes import RecordingMessenger
+
+PLATFORM = "test"
+
+
+@dataclass
+class MovableClock:
+    """The bot's clock, moved together with the sandbox's."""
+
+    offset: timedelta = timedelta()
+
+    def __call__(self) -> datetime:
+        return datetime.now(UTC) + self.offset
+
+
+@dataclass
+class Chat:
+    """One user in one chat, typing and pressing like a person."""
+
+    bot: Bot
+    user: str = "u1"
+    private: bool = True
+    language: str | None = None
+    screens: list[Screen] = field(default_factory=list)
+    _next_message: int = 100
+
+    @property
+    def origin(self) -> Origin:
+        chat_id = f"chat-{self.user}" if self.private else "group-1"
+        return Origin(
+            UserKey(PLATFORM, self.user),
+            ChatAddress(PLATFORM, chat_id),
+            self.private,
+            self.language,
+        )
+
+    async def send(self, event: Event) -> list[Effect]:
+        effects = await self.bot.conversations.handle(self.origin, event)
+        self.screens.extend(e.screen for e in effects if isinstance(e, Send | Edit))
+        return effects
+
+    async def say(self, line: str) -> list[Effect]:
+        """Type a line: a command when it starts with a slash."""
+        self._next_message += 1
+        if line.startswith("/"):
+            name, _, args = line[1:].partition(" ")
+            return await self.send(Command(name, args, str(self._next_message)))
+        return await self.send(Text(line, str(self._next_message)))
+
+    async def press(self, label: str, screen: Screen | None = None) -> list[Effect]:
+        """Press the button with this label on the last screen that has it."""
+        button, message_id = self.find(label, screen)
+        return await self.send(Press(button.data, message_id))
+
+    def find(self, label: str, screen: Screen | None = None) -> tuple[Button, str]:
+        candidates = [screen] if screen else reversed(self.screens)
+        for shown in candidates:
+            for row in shown.buttons:
+                for button in row:
+                    if button.label == label or button.label.startswith(f"{label} ·"):
+                        return button, "42"
+        raise AssertionError(f"no button {label!r} on screen")
+
+    async def login(self, email: str = "demo@example.com", password: str = "Demo12345") -> None:
+        effects = await self.say(f"/giris {email} {password}")
+        assert any("Bakiyeniz" in text_of(e) or "balance" in text_of(e) for e in effects), effects
+
+
+def text_of(effect: Effect) -> str:
+    match effect:
+        case Send(screen) | Edit(_, screen):
+            return screen.text
+        case Notice(text):
+            return text
+        case _:
+            return ""
+
+
+def texts(effects: list[Effect]) -> str:
+    return "\n".join(text_of(e) for e in effects)
+
+
+def labels(effects: list[Effect]) -> list[str]:
+    return [
+        b.label
+        for e in effects
+        if isinstance(e, Send | Edit)
+        for row in e.screen.buttons
+        for b in row
+    ]
+
+
+@dataclass
+class Harness:
+    bot: Bot
+    sandbox: RunningSandbox
+    messenger: RecordingMessenger
+    clock: MovableClock
+
+    def chat(self, user: str = "u1", *, private: bool = True, language: str | None = None) -> Chat:
+        return Chat(self.bot, user, private, language)
+
+    def advance(self, seconds: float) -> None:
+        """Move both clocks: the sandbox's and the bot's."""
+        self.sandbox.state.clock.advance(seconds)
+        self.clock.offset += timedelta(seconds=seconds)
+
+
+@asynccontextmanager
+async def harness(tmp_path: Path, **settings: object) -> AsyncIterator[Harness]:
+    """The sandbox on loopback and a bot on a fresh SQLite file, without the background poller."""
+    async with running_sandbox(speed=60.0) as sandbox:
+        config = load_settings(
+            _env_file=None,
+            article_api_url=sandbox.url,
+            database_url=f"sqlite:///{tmp_path / 'bot.db'}",
+            token_encryption_key=generate_key(),
+            article_api_timeout_seconds=2.0,
+            **settings,
+        )
+        clock = MovableClock()
+        async with running_bot(config, clock=clock, start_scheduler=False) as bot:
+            messenger = RecordingMessenger()
+            bot.messengers[PLATFORM] = messenger
+            yield Harness(bot, sandbox, messenger, clock)

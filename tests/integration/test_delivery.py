@@ -1,0 +1,358 @@
+"""The poller against the sandbox over loopback, on SQLite, with a recording messenger."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import pytest
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from bot.core.article import article_blocks
+from bot.core.delivery import MAX_POLL_WAIT, MISSING_GRACE
+from bot.core.events import ChatAddress
+from bot.core.ports import ChatUnreachable
+from bot.core.richtext import plain_text
+from bot.core.scheduler import DELIVERY_JOB_ID, schedule_polling
+from bot.core.texts import texts_for
+from storage import Database, Job, JobStatus, jobs, users
+from tests.fakes import CHAT_ID, DeliveryRig, delivery_rig, wait_until
+
+TR = texts_for("tr")
+EN = texts_for("en")
+TITLE = "Yapay Zeka ile SEO Uyumlu İçerik Yazımı"
+# Past any poll wait, so the next round finds the job due.
+NEXT_ROUND = MAX_POLL_WAIT.total_seconds()
+
+
+@pytest.fixture
+async def rig(sqlite_database: Database) -> AsyncIterator[DeliveryRig]:
+    async with delivery_rig(sqlite_database) as rig:
+        yield rig
+
+
+async def finish_upstream(rig: DeliveryRig, job: Job) -> None:
+    """Let the sandbox finish the job and the bot's clock reach its next poll."""
+    rig.advance(rig.upstream_seconds(job.request_id) + 1)
+    stored = await rig.job(job.id)
+    rig.clock.now = max(rig.clock(), stored.next_poll_at)
+
+
+def article_text(content: str) -> str:
+    return plain_text(article_blocks(content, TITLE))
+
+
+async def test_announce_posts_the_progress_message_at_once(rig: DeliveryRig) -> None:
+    job = await rig.order(TITLE)
+
+    await rig.delivery().announce(job)
+
+    (call,) = rig.messenger.calls
+    assert call.kind == "send"
+    assert call.chat == ChatAddress("telegram", CHAT_ID)
+    assert call.text == TR.progress_unknown.format(title=TITLE)
+    assert (await rig.job(job.id)).progress_message_id == call.message_id
+
+
+async def test_progress_is_edited_only_when_its_text_changes(sqlite_database: Database) -> None:
+    # A slow sandbox, so the wall clock moving during the test never changes a percentage.
+    async with delivery_rig(sqlite_database, speed=0.01) as rig:
+        delivery = rig.delivery()
+        job = await rig.order(TITLE)
+        await delivery.announce(job)
+        duration = rig.upstream_seconds(job.request_id)
+        progress_id = rig.messenger.sent[0].message_id
+
+        await delivery.poll_once()
+        assert rig.messenger.edits == [], "the first poll waits for the estimate"
+
+        rig.clock.now = job.next_poll_at
+        rig.sandbox.state.clock.advance(duration / 2)
+        await delivery.poll_once()
+        rig.clock.advance(NEXT_ROUND)
+        await delivery.poll_once()
+        rig.sandbox.state.clock.advance(duration / 4)
+        rig.clock.advance(NEXT_ROUND)
+        await delivery.poll_once()
+
+        edits = rig.messenger.edits
+        assert [edit.message_id for edit in edits] == [progress_id, progress_id]
+        first, second = (int(edit.text.rsplit("%", 1)[1]) for edit in edits)
+        assert 0 < first < second < 100
+        assert edits[1].text == TR.progress.format(title=TITLE, progress=second)
+        assert (await rig.job(job.id)).progress == second
+        assert len(rig.messenger.sent) == 1
+
+
+async def test_finished_article_is_delivered_whole_once_with_its_file(rig: DeliveryRig) -> None:
+    delivery = rig.delivery()
+    job = await rig.order(TITLE)
+    await delivery.announce(job)
+    await finish_upstream(rig, job)
+
+    await delivery.poll_once()
+    calls_after_delivery = list(rig.messenger.calls)
+    rig.advance(NEXT_ROUND)
+    await delivery.poll_once()
+
+    content = rig.upstream_content(job.request_id)
+    progress, *parts = rig.messenger.sent
+    assert "\n\n".join(part.text for part in parts) == article_text(content)
+    (document,) = rig.messenger.documents
+    assert document.document is not None
+    assert document.document.content == content.encode()
+    assert document.document.filename.endswith(".md")
+    assert document.text == TR.article_file_caption.format(title=TITLE)
+    assert rig.messenger.edits[-1].message_id == progress.message_id
+    assert rig.messenger.edits[-1].text == TR.article_ready.format(title=TITLE)
+    assert rig.messenger.calls == calls_after_delivery, "the second round sends nothing"
+    stored = await rig.job(job.id)
+    assert stored.status is JobStatus.DELIVERED
+    assert stored.content == content
+    assert stored.delivered_at == stored.finished_at == rig.clock() - timedelta(seconds=NEXT_ROUND)
+    assert stored.lease_owner is None
+
+
+async def test_long_article_arrives_in_parts_that_each_fit(rig: DeliveryRig) -> None:
+    delivery = rig.delivery()
+    job = await rig.order(TITLE, size=3)
+    await finish_upstream(rig, job)
+
+    await delivery.poll_once()
+
+    content = rig.upstream_content(job.request_id)
+    assert len(content) >= 12_000
+    parts = rig.messenger.sent
+    assert len(parts) >= 3
+    assert all(len(part.text) <= rig.messenger.limit for part in parts)
+    assert "\n\n".join(part.text for part in parts) == article_text(content)
+
+
+async def test_a_failed_send_resumes_with_the_next_part_not_the_first(rig: DeliveryRig) -> None:
+    delivery = rig.delivery()
+    job = await rig.order(TITLE, size=3)
+    await finish_upstream(rig, job)
+    rig.messenger.fail_next(1, after=2)
+
+    await delivery.poll_once()
+    stored = await rig.job(job.id)
+    assert (stored.status, stored.parts_sent, stored.failures) == (JobStatus.FINISHED, 2, 1)
+    assert len(rig.messenger.sent) == 2
+    assert stored.next_poll_at > rig.clock()
+
+    rig.clock.now = stored.next_poll_at
+    await delivery.poll_once()
+
+    parts = [call.text for call in rig.messenger.sent]
+    content = rig.upstream_content(job.request_id)
+    assert "\n\n".join(parts) == article_text(content), "parts 1-2, then 3 on: none twice"
+    assert len(rig.messenger.documents) == 1
+    assert (await rig.job(job.id)).status is JobStatus.DELIVERED
+
+
+async def test_failed_job_is_reported_with_its_reason_in_the_users_language(
+    rig: DeliveryRig,
+) -> None:
+    await rig.db.run(lambda s: users.set_locale(s, user_id=rig.user_id, locale="en"))
+    rig.sandbox.state.failure_rate = 1.0
+    delivery = rig.delivery()
+    job = await rig.order(TITLE)
+    await delivery.announce(job)
+    await finish_upstream(rig, job)
+
+    await delivery.poll_once()
+    rig.advance(NEXT_ROUND)
+    await delivery.poll_once()
+
+    stored = await rig.job(job.id)
+    assert stored.status is JobStatus.FAILED
+    assert stored.failure_reason
+    report = EN.article_failed.format(title=TITLE, reason=stored.failure_reason)
+    assert [call.text for call in rig.messenger.sent] == [
+        EN.progress_unknown.format(title=TITLE),
+        report,
+    ]
+    assert [call.text for call in rig.messenger.edits] == [report]
+    assert rig.messenger.documents == []
+
+
+async def test_job_past_its_timeout_is_reported_expired_and_no_longer_polled(
+    rig: DeliveryRig,
+) -> None:
+    delivery = rig.delivery(job_timeout=timedelta(hours=1))
+    job = await rig.order(TITLE)
+    # Only the bot's clock moves: the upstream is still writing.
+    rig.clock.advance(2 * 3600)
+
+    await delivery.poll_once()
+    requests = len(rig.sandbox.state.request_log)
+    rig.advance(NEXT_ROUND)
+    await delivery.poll_once()
+
+    assert (await rig.job(job.id)).status is JobStatus.EXPIRED
+    assert [call.text for call in rig.messenger.sent] == [TR.article_expired.format(title=TITLE)]
+    assert len(rig.sandbox.state.request_log) == requests, "an expired job is not polled"
+
+
+async def test_job_gone_from_the_upstream_is_reported_expired(rig: DeliveryRig) -> None:
+    delivery = rig.delivery()
+    now = rig.clock()
+    job = Job(
+        request_id="no-such-request",
+        chat_user_id=rig.user_id,
+        platform="telegram",
+        chat_id=CHAT_ID,
+        title=TITLE,
+        tone=1,
+        size=1,
+        next_poll_at=now,
+        created_at=now,
+    )
+    job = await rig.db.run(lambda s: jobs.add_job(s, job=job))
+
+    await delivery.poll_once()
+    assert (await rig.job(job.id)).status is JobStatus.PENDING, "a new job may lag the list"
+    rig.clock.advance(MISSING_GRACE.total_seconds())
+    await delivery.poll_once()
+
+    assert (await rig.job(job.id)).status is JobStatus.EXPIRED
+    assert [call.text for call in rig.messenger.sent] == [TR.article_expired.format(title=TITLE)]
+
+
+async def test_job_finished_while_the_bot_was_down_is_delivered_once(rig: DeliveryRig) -> None:
+    before_the_restart = rig.delivery(owner="old")
+    job = await rig.order(TITLE)
+    await before_the_restart.announce(job)
+    await finish_upstream(rig, job)
+    rig.advance(3600)
+
+    after_the_restart = rig.delivery(owner="new")
+    await after_the_restart.poll_once()
+    calls = list(rig.messenger.calls)
+    rig.advance(NEXT_ROUND)
+    await after_the_restart.poll_once()
+    await before_the_restart.poll_once()
+
+    assert rig.messenger.calls == calls
+    assert len(rig.messenger.documents) == 1
+    assert rig.messenger.edits[-1].text == TR.article_ready.format(title=TITLE)
+    assert (await rig.job(job.id)).status is JobStatus.DELIVERED
+
+
+async def test_expired_session_is_told_once_and_jobs_arrive_after_a_new_login(
+    rig: DeliveryRig,
+) -> None:
+    delivery = rig.delivery()
+    job = await rig.order(TITLE)
+    # Past the sandbox's 30-day refresh token: the session cannot be renewed.
+    rig.advance(timedelta(days=31).total_seconds())
+
+    await delivery.poll_once()
+    rig.advance(NEXT_ROUND)
+    await delivery.poll_once()
+
+    told = f"{TR.session_expired} {TR.deliver_after_login}"
+    assert [call.text for call in rig.messenger.calls] == [told]
+    assert rig.messenger.calls[0].chat == ChatAddress("telegram", CHAT_ID)
+    stored = await rig.job(job.id)
+    assert (stored.status, stored.failures) == (JobStatus.PENDING, 2)
+
+    await rig.login()
+    rig.clock.now = stored.next_poll_at
+    await delivery.poll_once()
+
+    assert (await rig.job(job.id)).status is JobStatus.DELIVERED
+    assert len(rig.messenger.documents) == 1
+    assert [call.text for call in rig.messenger.calls].count(told) == 1
+
+
+async def test_upstream_outage_postpones_the_job_with_a_growing_wait(rig: DeliveryRig) -> None:
+    delivery = rig.delivery(poll_interval=10)
+    job = await rig.order(TITLE)
+    await finish_upstream(rig, job)
+    start = rig.clock()
+    rig.sandbox.state.faults.fail_next(2, status=503)
+
+    await delivery.poll_once()
+    first = await rig.job(job.id)
+    rig.clock.now = first.next_poll_at
+    await delivery.poll_once()
+    second = await rig.job(job.id)
+
+    assert first.next_poll_at - start == timedelta(seconds=20)
+    assert second.next_poll_at - first.next_poll_at == timedelta(seconds=40)
+    assert (second.status, second.failures, second.lease_owner) == (JobStatus.PENDING, 2, None)
+    assert rig.messenger.calls == []
+
+    rig.clock.now = second.next_poll_at
+    await delivery.poll_once()
+    stored = await rig.job(job.id)
+    assert (stored.status, stored.failures) == (JobStatus.DELIVERED, 0)
+
+
+async def test_unreachable_chat_is_given_up_after_the_job_timeout(rig: DeliveryRig) -> None:
+    delivery = rig.delivery(job_timeout=timedelta(hours=1))
+    job = await rig.order(TITLE)
+    await finish_upstream(rig, job)
+    rig.messenger.fail_next(1, error=ChatUnreachable)
+
+    await delivery.poll_once()
+    assert (await rig.job(job.id)).status is JobStatus.FINISHED, "young jobs are tried again"
+    rig.clock.advance(3600)
+    rig.messenger.fail_next(1, error=ChatUnreachable)
+    await delivery.poll_once()
+
+    assert (await rig.job(job.id)).status is JobStatus.EXPIRED
+    assert rig.messenger.calls == []
+
+
+async def test_on_slack_the_article_goes_into_the_thread_of_the_progress_message(
+    rig: DeliveryRig,
+) -> None:
+    delivery = rig.delivery()
+    job = await rig.order(TITLE, platform="slack")
+    await delivery.announce(job)
+    await finish_upstream(rig, job)
+
+    await delivery.poll_once()
+
+    progress, *parts = rig.messenger.sent
+    assert progress.chat == ChatAddress("slack", CHAT_ID)
+    thread = ChatAddress("slack", CHAT_ID, progress.message_id)
+    assert parts
+    assert {call.chat for call in [*parts, *rig.messenger.documents]} == {thread}
+    assert rig.messenger.edits[-1].chat == progress.chat
+
+
+async def test_an_order_in_a_slack_thread_keeps_to_that_thread(rig: DeliveryRig) -> None:
+    delivery = rig.delivery()
+    job = await rig.order(TITLE, platform="slack", thread_id="order-message")
+    await delivery.announce(job)
+    await finish_upstream(rig, job)
+
+    await delivery.poll_once()
+
+    thread = ChatAddress("slack", CHAT_ID, "order-message")
+    assert {call.chat for call in rig.messenger.calls} == {thread}
+
+
+async def test_the_scheduler_runs_a_round_at_start_then_one_at_a_time(rig: DeliveryRig) -> None:
+    delivery = rig.delivery()
+    job = await rig.order(TITLE)
+    await finish_upstream(rig, job)
+    scheduler = AsyncIOScheduler()
+    schedule_polling(scheduler, delivery, timedelta(hours=1))
+    scheduled = scheduler.get_job(DELIVERY_JOB_ID)
+    assert (scheduled.max_instances, scheduled.coalesce) == (1, True)
+
+    async def delivered_and_released() -> bool:
+        stored = await rig.job(job.id)
+        return stored.status is JobStatus.DELIVERED and stored.lease_owner is None
+
+    scheduler.start()
+    try:
+        await wait_until(delivered_and_released)
+    finally:
+        scheduler.shutdown(wait=False)
+
+    assert len(rig.messenger.documents) == 1

@@ -1,0 +1,175 @@
+"""Orders left submitted without a job, reconciled against the sandbox's own-articles list."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from decimal import Decimal
+
+import httpx
+import pytest
+from sqlmodel import Session
+
+from bot.api import ArticleApi, OutcomeUnknown
+from bot.core.texts import texts_for
+from storage import Database, Draft, DraftKind, DraftStep, Job, JobStatus, drafts, jobs
+from tests.fakes import CHAT_ID, DeliveryRig, delivery_rig
+
+TR = texts_for("tr")
+TITLE = "Kurumsal Bloglar İçin İçerik Takvimi"
+OTHER_TITLE = "E-Ticarette Ürün Açıklaması Yazmanın Yolları"
+CREATE_TIMEOUT = 30.0
+GRACE = 600.0
+
+
+@pytest.fixture
+async def rig(sqlite_database: Database) -> AsyncIterator[DeliveryRig]:
+    async with delivery_rig(sqlite_database) as rig:
+        yield rig
+
+
+async def submit(rig: DeliveryRig, *titles: str) -> Draft:
+    """A confirmed draft for the titles (bulk when several), submitted now on the bot's clock."""
+    now = rig.clock()
+    kind = DraftKind.BULK if len(titles) > 1 else DraftKind.SINGLE
+
+    def confirm(session: Session) -> Draft:
+        draft = drafts.create_draft(
+            session, user_id=rig.user_id, chat_id=CHAT_ID, thread_id=None, kind=kind
+        )
+        draft.title, draft.titles = (titles[0], None) if len(titles) == 1 else (None, list(titles))
+        draft.tone, draft.size, draft.cost = 1, 1, Decimal(15 * len(titles))
+        draft.step = DraftStep.READY
+        drafts.save_draft(session, draft=draft)
+        claimed = drafts.claim_for_submission(
+            session, draft_id=draft.id, user_id=rig.user_id, now=now
+        )
+        assert claimed is not None
+        return claimed
+
+    return await rig.db.run(confirm)
+
+
+async def order_timing_out(rig: DeliveryRig, titles: Sequence[str]) -> None:
+    """Order upstream with a client that gives up before the slow sandbox answers."""
+    faults = rig.sandbox.state.faults
+    faults.latency = 0.3
+    try:
+        async with httpx.AsyncClient(timeout=0.05) as http:
+            impatient = ArticleApi(http, base_url=rig.sandbox.url)
+            items = [(title, 1, 1) for title in titles]
+            with pytest.raises(OutcomeUnknown):
+                await rig.accounts.call(
+                    rig.user_id, lambda token: impatient.bulk_create(token, items)
+                )
+    finally:
+        faults.latency = 0.0
+
+
+async def draft_of(rig: DeliveryRig, draft: Draft) -> Draft:
+    stored = await rig.db.run(lambda s: drafts.get_draft(s, draft_id=draft.id))
+    assert stored is not None
+    return stored
+
+
+async def jobs_of(rig: DeliveryRig) -> list[Job]:
+    return await rig.db.run(lambda s: jobs.jobs_of_user(s, user_id=rig.user_id))
+
+
+async def test_an_order_whose_create_timed_out_is_adopted_and_delivered(
+    rig: DeliveryRig,
+) -> None:
+    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
+    draft = await submit(rig, TITLE)
+    await order_timing_out(rig, [TITLE])
+    assert rig.sandbox.state.create_count == 1
+
+    await delivery.poll_once()
+    assert (await draft_of(rig, draft)).step is DraftStep.SUBMITTED, "the create may still run"
+    assert rig.messenger.calls == []
+
+    rig.clock.advance(CREATE_TIMEOUT)
+    await delivery.poll_once()
+
+    assert (await draft_of(rig, draft)).step is DraftStep.DONE
+    (job,) = await jobs_of(rig)
+    assert (job.draft_id, job.title, job.cost) == (draft.id, TITLE, Decimal(15))
+    adopted, progress = rig.messenger.sent[:2]
+    assert adopted.text == TR.order_adopted.format(title=TITLE)
+    assert progress.message_id == job.progress_message_id
+
+    rig.advance(rig.upstream_seconds(job.request_id) + 300)
+    await delivery.poll_once()
+
+    assert (await rig.job(job.id)).status is JobStatus.DELIVERED
+    assert len(rig.messenger.documents) == 1
+    assert rig.sandbox.state.create_count == 1, "never ordered twice"
+
+
+async def test_a_bulk_order_is_adopted_title_by_title(rig: DeliveryRig) -> None:
+    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
+    draft = await submit(rig, TITLE, OTHER_TITLE)
+    await order_timing_out(rig, [TITLE, OTHER_TITLE])
+    rig.clock.advance(CREATE_TIMEOUT)
+
+    await delivery.poll_once()
+
+    assert (await draft_of(rig, draft)).step is DraftStep.DONE
+    adopted = await jobs_of(rig)
+    assert sorted(job.title for job in adopted) == sorted([TITLE, OTHER_TITLE])
+    assert len({job.request_id for job in adopted}) == 2
+    assert {job.cost for job in adopted} == {Decimal(15)}
+    assert rig.messenger.sent[0].text == TR.order_adopted.format(title=f"{TITLE}, {OTHER_TITLE}")
+
+
+async def test_an_order_that_never_arrived_is_reported_lost_after_the_grace(
+    rig: DeliveryRig,
+) -> None:
+    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
+    draft = await submit(rig, TITLE)
+
+    rig.clock.advance(CREATE_TIMEOUT)
+    await delivery.poll_once()
+    assert (await draft_of(rig, draft)).step is DraftStep.SUBMITTED, "it may still appear"
+    assert rig.messenger.calls == []
+
+    rig.clock.advance(GRACE)
+    await delivery.poll_once()
+    await delivery.poll_once()
+
+    assert (await draft_of(rig, draft)).step is DraftStep.FAILED
+    assert [call.text for call in rig.messenger.calls] == [TR.order_lost.format(title=TITLE)]
+    assert await jobs_of(rig) == []
+
+
+async def test_an_older_article_of_the_same_title_is_not_adopted(rig: DeliveryRig) -> None:
+    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
+    # Ordered earlier, outside this bot: the same title, long before the draft.
+    await rig.accounts.call(
+        rig.user_id, lambda token: rig.api.create(token, title=TITLE, tone=1, size=1)
+    )
+    rig.advance(3600)
+    draft = await submit(rig, TITLE)
+
+    rig.clock.advance(GRACE)
+    await delivery.poll_once()
+
+    assert (await draft_of(rig, draft)).step is DraftStep.FAILED
+    assert await jobs_of(rig) == []
+
+
+async def test_an_unavailable_upstream_leaves_the_draft_for_the_next_round(
+    rig: DeliveryRig,
+) -> None:
+    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
+    draft = await submit(rig, TITLE)
+    await order_timing_out(rig, [TITLE])
+    rig.clock.advance(GRACE)
+    rig.sandbox.state.faults.fail_next(1, status=503)
+
+    await delivery.poll_once()
+    assert (await draft_of(rig, draft)).step is DraftStep.SUBMITTED
+    assert rig.messenger.calls == []
+
+    await delivery.poll_once()
+    assert (await draft_of(rig, draft)).step is DraftStep.DONE
+    assert len(await jobs_of(rig)) == 1

@@ -1,0 +1,93 @@
+"""Bookkeeping: each platform update handled once, failed logins counted for throttling."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+
+from sqlmodel import Session
+
+from storage import ChatUser, Database, bookkeeping, users
+
+NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+
+
+def _mark(database: Database, source: str, update_id: str) -> bool:
+    return database.run_sync(
+        lambda session: bookkeeping.mark_processed(session, source=source, update_id=update_id)
+    )
+
+
+def test_an_update_is_new_only_once_per_source(database: Database) -> None:
+    assert _mark(database, "telegram", "100") is True
+    assert _mark(database, "telegram", "100") is False
+    assert _mark(database, "slack", "100") is True
+
+
+def test_racing_replicas_process_an_update_once(database: Database) -> None:
+    racers = 4
+    start = threading.Barrier(racers, timeout=10)
+
+    def mark(_: int) -> bool:
+        start.wait()
+        return _mark(database, "slack", "Ev123")
+
+    with ThreadPoolExecutor(racers) as pool:
+        results = list(pool.map(mark, range(racers)))
+
+    assert results.count(True) == 1
+
+
+def test_prune_forgets_only_old_updates(database: Database) -> None:
+    _mark(database, "telegram", "1")
+    pruned_none = database.run_sync(
+        lambda session: bookkeeping.prune_processed(session, before=NOW)
+    )
+    pruned_all = database.run_sync(
+        lambda session: bookkeeping.prune_processed(
+            session, before=datetime.now(UTC) + timedelta(minutes=1)
+        )
+    )
+
+    assert (pruned_none, pruned_all) == (0, 1)
+    assert _mark(database, "telegram", "1") is True
+
+
+def test_failed_logins_are_counted_per_user_and_for_the_bot(
+    database: Database, chat_user: ChatUser
+) -> None:
+    assert chat_user.id is not None
+    user_id = chat_user.id
+    other = database.run_sync(
+        lambda session: users.get_or_create_user(
+            session, platform="slack", workspace="T1", external_id="U1"
+        )
+    )
+    attempts = [
+        (user_id, NOW - timedelta(hours=2)),
+        (user_id, NOW - timedelta(minutes=5)),
+        (user_id, NOW - timedelta(minutes=1)),
+        (other.id, NOW - timedelta(minutes=3)),
+        (None, NOW - timedelta(minutes=2)),
+    ]
+
+    def record(session: Session) -> None:
+        for attempt_user, at in attempts:
+            bookkeeping.record_failed_login(session, user_id=attempt_user, at=at)
+
+    database.run_sync(record)
+
+    def count(user: int | None) -> int:
+        return database.run_sync(
+            lambda session: bookkeeping.failed_logins_since(
+                session, since=NOW - timedelta(minutes=15), user_id=user
+            )
+        )
+
+    assert count(user_id) == 2
+    assert count(None) == 4
+
+    database.run_sync(lambda session: bookkeeping.clear_failed_logins(session, user_id=user_id))
+    assert count(user_id) == 0
+    assert count(None) == 2

@@ -1,0 +1,177 @@
+"""The database itself: SQLite settings, migrations, transactions, column types."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import make_url
+from sqlalchemy.exc import IntegrityError, StatementError
+from sqlmodel import Session, SQLModel
+
+from storage import ChatUser, Database, DraftKind, DraftStep, drafts, users
+
+
+def _pragma(database: Database, name: str) -> object:
+    return database.run_sync(
+        lambda session: session.connection().exec_driver_sql(f"PRAGMA {name}").scalar_one()
+    )
+
+
+def test_sqlite_connections_get_wal_foreign_keys_and_a_busy_timeout(
+    sqlite_database: Database,
+) -> None:
+    assert sqlite_database.is_sqlite
+    assert _pragma(sqlite_database, "journal_mode") == "wal"
+    assert _pragma(sqlite_database, "foreign_keys") == 1
+    assert _pragma(sqlite_database, "busy_timeout") == 5000
+
+
+def test_sqlite_file_gets_its_directory(tmp_path: Path) -> None:
+    path = tmp_path / "nested" / "dir" / "bot.db"
+    database = Database.connect(f"sqlite:///{path}")
+    try:
+        database.migrate()
+    finally:
+        database.dispose()
+    assert path.is_file()
+
+
+def test_an_in_memory_database_is_one_database_for_every_thread() -> None:
+    database = Database.connect("sqlite:///:memory:")
+    try:
+        database.migrate()
+        user = asyncio.run(
+            database.run(
+                lambda session: users.get_or_create_user(
+                    session, platform="shell", workspace="", external_id="me"
+                )
+            )
+        )
+    finally:
+        database.dispose()
+    assert user.id == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("scheme", ["postgresql", "postgres"])
+def test_plain_postgresql_urls_mean_psycopg_3(postgres_server_url: str, scheme: str) -> None:
+    url = make_url(postgres_server_url).set(drivername=scheme)
+    database = Database.connect(url.render_as_string(hide_password=False))
+    try:
+        driver = database.run_sync(lambda session: session.connection().dialect.driver)
+    finally:
+        database.dispose()
+    assert driver == "psycopg"
+    assert not database.is_sqlite
+
+
+def test_foreign_keys_are_enforced(database: Database) -> None:
+    with pytest.raises(IntegrityError):
+        database.run_sync(
+            lambda session: drafts.create_draft(
+                session, user_id=999, chat_id="c", thread_id=None, kind=DraftKind.SINGLE
+            )
+        )
+
+
+def test_migrations_build_exactly_the_models(database: Database) -> None:
+    def differences(session: Session) -> list[object]:
+        context = MigrationContext.configure(session.connection(), opts={"compare_type": True})
+        return list(compare_metadata(context, SQLModel.metadata))
+
+    assert database.run_sync(differences) == []
+
+
+def test_migrating_again_changes_nothing(database: Database) -> None:
+    database.migrate()
+    version = database.run_sync(
+        lambda session: (
+            session.connection().exec_driver_sql("SELECT version_num FROM alembic_version").all()
+        )
+    )
+    assert version == [("0001",)]
+
+
+def test_run_commits_on_return_and_rolls_back_on_raise(database: Database) -> None:
+    class Boom(Exception):
+        pass
+
+    def create_then_fail(session: Session) -> None:
+        users.get_or_create_user(session, platform="slack", workspace="T1", external_id="U1")
+        raise Boom
+
+    with pytest.raises(Boom):
+        database.run_sync(create_then_fail)
+    assert database.run_sync(lambda session: session.get(ChatUser, 1)) is None
+
+    created = database.run_sync(
+        lambda session: users.get_or_create_user(
+            session, platform="slack", workspace="T1", external_id="U1"
+        )
+    )
+    # Still readable after the commit closed its session.
+    assert created.external_id == "U1"
+    assert created.id is not None
+    assert database.run_sync(lambda session: session.get(ChatUser, created.id)) is not None
+
+
+async def test_run_works_in_a_thread_from_async_code(database: Database) -> None:
+    user = await database.run(
+        lambda session: users.get_or_create_user(
+            session, platform="shell", workspace="", external_id="me"
+        )
+    )
+    assert user.platform == "shell"
+
+
+def test_timestamps_come_back_aware_in_utc(database: Database, chat_user: ChatUser) -> None:
+    assert chat_user.id is not None
+    user_id = chat_user.id
+    istanbul = timezone(timedelta(hours=3))
+    submitted = datetime(2026, 5, 1, 15, 0, tzinfo=istanbul)
+
+    def submit(session: Session) -> str:
+        draft = drafts.create_draft(
+            session, user_id=user_id, chat_id="c", thread_id=None, kind=DraftKind.SINGLE
+        )
+        draft.step = DraftStep.READY
+        drafts.save_draft(session, draft=draft)
+        drafts.claim_for_submission(session, draft_id=draft.id, user_id=user_id, now=submitted)
+        return draft.id
+
+    draft_id = database.run_sync(submit)
+    stored = database.run_sync(lambda session: drafts.get_draft(session, draft_id=draft_id))
+    assert stored is not None
+    assert stored.submitted_at == datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+    assert stored.submitted_at.utcoffset() == timedelta(0)
+    assert stored.created_at.tzinfo is not None
+
+
+def test_naive_timestamps_are_refused(database: Database, chat_user: ChatUser) -> None:
+    assert chat_user.id is not None
+    user_id = chat_user.id
+    with pytest.raises(StatementError, match="naive datetime"):
+        database.run_sync(
+            lambda session: drafts.claim_for_submission(
+                session, draft_id="x", user_id=user_id, now=datetime(2026, 5, 1)
+            )
+        )
+
+
+def test_enum_columns_come_back_as_members(database: Database, chat_user: ChatUser) -> None:
+    assert chat_user.id is not None
+    user_id = chat_user.id
+    draft = database.run_sync(
+        lambda session: drafts.create_draft(
+            session, user_id=user_id, chat_id="c", thread_id=None, kind=DraftKind.BULK
+        )
+    )
+    stored = database.run_sync(lambda session: drafts.get_draft(session, draft_id=draft.id))
+    assert stored is not None
+    assert stored.kind is DraftKind.BULK
+    assert stored.step is DraftStep.TITLE

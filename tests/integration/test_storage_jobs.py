@@ -1,0 +1,143 @@
+"""Jobs: idempotent creation, listing, and leases for pollers on several replicas."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+
+from storage import ChatUser, Database, Job, JobStatus, jobs
+
+NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+LEASE = timedelta(minutes=2)
+
+
+def _user_id(chat_user: ChatUser) -> int:
+    assert chat_user.id is not None
+    return chat_user.id
+
+
+def _add(database: Database, user_id: int, request_id: str, **fields: object) -> Job:
+    values: dict[str, object] = {
+        "platform": "telegram",
+        "chat_id": "chat-1",
+        "title": f"Başlık {request_id}",
+        "tone": 1,
+        "size": 2,
+        "next_poll_at": NOW,
+    }
+    job = Job.model_validate(
+        {**values, **fields, "request_id": request_id, "chat_user_id": user_id}
+    )
+    return database.run_sync(lambda session: jobs.add_job(session, job=job))
+
+
+def _claim(database: Database, owner: str, now: datetime = NOW) -> list[Job]:
+    return database.run_sync(
+        lambda session: jobs.claim_due_jobs(session, owner=owner, now=now, lease_for=LEASE)
+    )
+
+
+def test_add_job_is_idempotent_on_the_request_id(database: Database, chat_user: ChatUser) -> None:
+    user_id = _user_id(chat_user)
+    first = _add(database, user_id, "req-1")
+    again = _add(database, user_id, "req-1", title="another title")
+
+    assert first.id is not None
+    assert again.id == first.id
+    assert again.title == first.title
+    found = database.run_sync(lambda session: jobs.job_by_request_id(session, request_id="req-1"))
+    assert found is not None
+    assert found.id == first.id
+
+
+def test_save_job_stores_changes(database: Database, chat_user: ChatUser) -> None:
+    job = _add(database, _user_id(chat_user), "req-1")
+    job.status, job.content, job.finished_at = JobStatus.FINISHED, "# Makale", NOW
+    database.run_sync(lambda session: jobs.save_job(session, job=job))
+
+    assert job.id is not None
+    job_id = job.id
+    stored = database.run_sync(lambda session: jobs.get_job(session, job_id=job_id))
+    assert stored is not None
+    assert (stored.status, stored.content, stored.finished_at) == (
+        JobStatus.FINISHED,
+        "# Makale",
+        NOW,
+    )
+
+
+def test_jobs_of_user_lists_newest_first_and_filters(
+    database: Database, chat_user: ChatUser
+) -> None:
+    user_id = _user_id(chat_user)
+    for minute, (request_id, status) in enumerate(
+        [("old", JobStatus.DELIVERED), ("mid", JobStatus.PENDING), ("new", JobStatus.FAILED)]
+    ):
+        created_at = NOW + timedelta(minutes=minute)
+        _add(database, user_id, request_id, status=status, created_at=created_at)
+
+    every = database.run_sync(lambda session: jobs.jobs_of_user(session, user_id=user_id))
+    some = database.run_sync(
+        lambda session: jobs.jobs_of_user(
+            session, user_id=user_id, statuses={JobStatus.PENDING, JobStatus.DELIVERED}
+        )
+    )
+    page = database.run_sync(
+        lambda session: jobs.jobs_of_user(session, user_id=user_id, limit=1, offset=1)
+    )
+
+    assert [job.request_id for job in every] == ["new", "mid", "old"]
+    assert [job.request_id for job in some] == ["mid", "old"]
+    assert [job.request_id for job in page] == ["mid"]
+
+
+def test_claim_leases_due_jobs_to_one_owner_until_the_lease_runs_out(
+    database: Database, chat_user: ChatUser
+) -> None:
+    user_id = _user_id(chat_user)
+    _add(database, user_id, "pending")
+    _add(database, user_id, "finished", status=JobStatus.FINISHED)
+    _add(database, user_id, "later", next_poll_at=NOW + timedelta(hours=1))
+    _add(database, user_id, "delivered", status=JobStatus.DELIVERED)
+
+    claimed = _claim(database, "replica-a")
+
+    assert sorted(job.request_id for job in claimed) == ["finished", "pending"]
+    assert {(job.lease_owner, job.lease_until) for job in claimed} == {("replica-a", NOW + LEASE)}
+    assert _claim(database, "replica-b", NOW + LEASE - timedelta(seconds=1)) == []
+    after_expiry = _claim(database, "replica-b", NOW + LEASE + timedelta(seconds=1))
+    assert {job.lease_owner for job in after_expiry} == {"replica-b"}
+    assert len(after_expiry) == 2
+
+
+def test_released_jobs_can_be_claimed_at_once_and_only_the_owner_releases(
+    database: Database, chat_user: ChatUser
+) -> None:
+    job = _add(database, _user_id(chat_user), "req-1")
+    assert job.id is not None
+    job_id = job.id
+    assert len(_claim(database, "replica-a")) == 1
+
+    database.run_sync(lambda session: jobs.release_job(session, job_id=job_id, owner="replica-b"))
+    assert _claim(database, "replica-b") == []
+
+    database.run_sync(lambda session: jobs.release_job(session, job_id=job_id, owner="replica-a"))
+    assert [claimed.lease_owner for claimed in _claim(database, "replica-b")] == ["replica-b"]
+
+
+def test_concurrent_claims_never_lease_a_job_twice(database: Database, chat_user: ChatUser) -> None:
+    user_id = _user_id(chat_user)
+    for number in range(20):
+        _add(database, user_id, f"req-{number}")
+    racers = 4
+    start = threading.Barrier(racers, timeout=10)
+
+    def claim(owner: int) -> list[str]:
+        start.wait()
+        return [job.request_id for job in _claim(database, f"replica-{owner}")]
+
+    with ThreadPoolExecutor(racers) as pool:
+        claimed = [request_id for batch in pool.map(claim, range(racers)) for request_id in batch]
+
+    assert sorted(claimed) == sorted(f"req-{number}" for number in range(20))
