@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import getpass
+import signal
 import sys
 from collections.abc import AsyncIterator, Sequence
 
@@ -14,7 +15,7 @@ from pydantic import SecretStr
 from rich.console import Console
 
 from bot import sandbox
-from bot.bootstrap import running_bot, sandboxed
+from bot.bootstrap import configured_platforms, running_bot, sandboxed, serve_chats
 from bot.config import ConfigError, Settings, load_settings
 from bot.logs import configure_logging
 from bot.shell import PLATFORM as SHELL
@@ -58,6 +59,19 @@ async def _shell(settings: Settings, args: argparse.Namespace) -> None:
             await chat.run(patience=args.wait)
 
 
+def _stop_on_signals() -> asyncio.Event:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signal_number in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signal_number, stop.set)
+    return stop
+
+
+async def _chats(settings: Settings, args: argparse.Namespace, platforms: tuple[str, ...]) -> None:
+    async with _upstream(settings, args.sandbox, args.speed) as local:
+        await serve_chats(local, platforms or configured_platforms(local), _stop_on_signals())
+
+
 def _rotate_keys(settings: Settings) -> None:
     settings.require("token_encryption_key")
     assert settings.token_encryption_key is not None
@@ -80,18 +94,23 @@ def _migrate(settings: Settings) -> None:
     print("database is up to date")
 
 
+def _sandbox_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--sandbox", action="store_true", help="run the built-in article service")
+    parser.add_argument(
+        "--speed", type=float, default=sandbox.DEMO_SPEED, help="sandbox clock speed"
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     shell = commands.add_parser("shell", help="chat with the bot in this terminal")
-    shell.add_argument("--sandbox", action="store_true", help="run the built-in article service")
-    shell.add_argument(
-        "--speed", type=float, default=sandbox.DEMO_SPEED, help="sandbox clock speed"
-    )
+    _sandbox_options(shell)
     shell.add_argument(
         "--wait", type=float, default=90.0, help="seconds to wait for articles at end of input"
     )
-    commands.add_parser("run", help="run every configured chat platform")
+    _sandbox_options(commands.add_parser("run", help="every configured chat platform at once"))
+    _sandbox_options(commands.add_parser("telegram", help="the Telegram bot"))
     commands.add_parser("sandbox", help="serve the built-in article service", add_help=False)
     commands.add_parser("migrate", help="apply database migrations")
     commands.add_parser("rotate-keys", help="re-encrypt stored tokens under the first key")
@@ -112,10 +131,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             case "shell":
                 asyncio.run(_shell(settings, args))
             case "run":
-                raise ConfigError(
-                    "no chat platform is configured: set TELEGRAM_BOT_TOKEN or SLACK_BOT_TOKEN, "
-                    "or try `python -m bot shell --sandbox`"
-                )
+                asyncio.run(_chats(settings, args, ()))
+            case "telegram":
+                asyncio.run(_chats(settings, args, ("telegram",)))
             case "migrate":
                 _migrate(settings)
             case "rotate-keys":

@@ -13,6 +13,7 @@ from datetime import timedelta
 
 import httpx
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from starlette.routing import BaseRoute
 
 from bot.api import ArticleApi
 from bot.config import ConfigError, Settings
@@ -25,9 +26,20 @@ from bot.core.ports import Messenger
 from bot.core.scheduler import schedule_polling
 from bot.core.turn import CoreServices
 from bot.sandbox import RunningSandbox, running_sandbox
+from bot.telegram import running_telegram
+from bot.web import serve_http, web_app
 from storage import Database, TokenCipher, load_or_create_key_file
 
-__all__ = ["Bot", "running_bot", "sandboxed"]
+__all__ = [
+    "CHAT_PLATFORMS",
+    "Bot",
+    "configured_platforms",
+    "running_bot",
+    "sandboxed",
+    "serve_chats",
+]
+
+CHAT_PLATFORMS = ("telegram",)
 
 log = logging.getLogger(__name__)
 
@@ -139,3 +151,29 @@ async def sandboxed(
                 stale.unlink()
             overrides["database_url"] = f"sqlite:///{database}"
         yield settings.model_copy(update=overrides), sandbox
+
+
+def configured_platforms(settings: Settings) -> tuple[str, ...]:
+    """The chat platforms whose credentials are set."""
+    return tuple(name for name in CHAT_PLATFORMS if getattr(settings, f"{name}_bot_token"))
+
+
+async def serve_chats(settings: Settings, platforms: tuple[str, ...], stop: asyncio.Event) -> None:
+    """Run the core and these chat platforms in this process until ``stop`` is set."""
+    if not platforms:
+        raise ConfigError(
+            "no chat platform is configured: set TELEGRAM_BOT_TOKEN (or SLACK_BOT_TOKEN), "
+            "or try `python -m bot shell --sandbox`"
+        )
+    settings.require("article_api_url", *(f"{name}_bot_token" for name in platforms))
+    async with running_bot(settings) as bot, AsyncExitStack() as adapters:
+        routes: list[BaseRoute] = []
+        if "telegram" in platforms:
+            telegram = await adapters.enter_async_context(
+                running_telegram(settings, bot.conversations, bot.messengers)
+            )
+            routes.extend(telegram.routes)
+        if routes:
+            await serve_http(web_app(routes), port=settings.port, stop=stop)
+        else:
+            await stop.wait()

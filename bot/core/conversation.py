@@ -24,7 +24,17 @@ from bot.core.actions import (
 )
 from bot.core.dialogs import articles, balance, cancel, help, language, login, order, topic
 from bot.core.errors import LoginThrottled, NotLoggedIn, SessionExpired
-from bot.core.events import Command, Event, LoginForm, OrderForm, Origin, Press, Text, UserKey
+from bot.core.events import (
+    Command,
+    Event,
+    LoginForm,
+    OrderForm,
+    Origin,
+    Press,
+    Text,
+    Unsupported,
+    UserKey,
+)
 from bot.core.screens import Effect
 from bot.core.turn import CoreServices, Turn
 from storage import bookkeeping, jobs, users
@@ -115,6 +125,8 @@ async def _dispatch(turn: Turn, event: Event) -> None:
             await login.login_submitted(turn, event)
         case OrderForm():
             await order.form_submitted(turn, event)
+        case Unsupported():
+            turn.say(turn.texts.unknown_input)
 
 
 async def _pressed(turn: Turn, press: Press, data: str) -> None:

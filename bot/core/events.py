@@ -13,6 +13,7 @@ __all__ = [
     "Origin",
     "Press",
     "Text",
+    "Unsupported",
     "UserKey",
 ]
 
@@ -87,4 +88,9 @@ class OrderForm:
     size: int
 
 
-Event = Command | Text | Press | LoginForm | OrderForm
+@dataclass(frozen=True, slots=True)
+class Unsupported:
+    """A message the bot cannot read: a sticker, a photo, an edited message."""
+
+
+Event = Command | Text | Press | LoginForm | OrderForm | Unsupported

@@ -6,9 +6,10 @@ from bot.core.texts.catalog import Texts
 from bot.core.texts.en import ENGLISH
 from bot.core.texts.tr import TURKISH
 
-__all__ = ["LANGUAGES", "Texts", "texts_for"]
+__all__ = ["LANGUAGES", "TURKISH_CODE", "Texts", "texts_for"]
 
-LANGUAGES: dict[str, Texts] = {"tr": TURKISH, "en": ENGLISH}
+TURKISH_CODE = "tr"
+LANGUAGES: dict[str, Texts] = {TURKISH_CODE: TURKISH, "en": ENGLISH}
 
 
 def texts_for(language: str) -> Texts:

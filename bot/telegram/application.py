@@ -1,0 +1,40 @@
+"""Builds python-telegram-bot's Application: our base URL, rate limiter, context and handlers."""
+
+from __future__ import annotations
+
+from telegram.ext import AIORateLimiter, ApplicationBuilder
+
+from bot.core.conversation import Conversations
+from bot.telegram.context import CONTEXT_TYPES, TelegramApp
+from bot.telegram.handlers import register_handlers
+from bot.telegram.messenger import TelegramMessenger
+
+__all__ = ["build_application"]
+
+# AIORateLimiter retries nothing unless told to; a 429 must be waited out, never dropped.
+RATE_LIMIT_RETRIES = 5
+# Updates of different users are handled side by side; one slow upstream call holds no one else.
+CONCURRENT_UPDATES = 16
+
+
+def build_application(
+    *, token: str, api_url: str, conversations: Conversations, polling: bool
+) -> TelegramApp:
+    """The application with every handler; webhook mode has no updater of its own."""
+    root = api_url.rstrip("/")
+    builder = (
+        ApplicationBuilder()
+        .token(token)
+        .base_url(f"{root}/bot")
+        .base_file_url(f"{root}/file/bot")
+        .rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
+        .concurrent_updates(CONCURRENT_UPDATES)
+        .context_types(CONTEXT_TYPES)
+    )
+    if not polling:
+        builder = builder.updater(None)
+    application: TelegramApp = builder.build()  # type: ignore[assignment]
+    application.bot_data.conversations = conversations
+    application.bot_data.messenger = TelegramMessenger(application.bot)
+    register_handlers(application)
+    return application

@@ -1,0 +1,14 @@
+"""Every Telegram listener, registered by kind."""
+
+from __future__ import annotations
+
+from bot.telegram.context import TelegramApp
+from bot.telegram.handlers import callbacks, commands, errors, messages, replays
+
+__all__ = ["register_handlers"]
+
+
+def register_handlers(app: TelegramApp) -> None:
+    """Register every listener kind on the application."""
+    for kind in (replays, commands, messages, callbacks, errors):
+        kind.register(app)

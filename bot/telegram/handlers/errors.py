@@ -1,0 +1,33 @@
+"""The one error handler: log the traceback, then tell the user something went wrong."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.error import TelegramError
+
+from bot.core.texts import texts_for
+from bot.telegram.context import BotContext, TelegramApp
+
+__all__ = ["on_error", "register"]
+
+log = logging.getLogger(__name__)
+
+
+async def on_error(update: object, context: BotContext) -> None:
+    """Log the failure with its traceback and send the user a short notice."""
+    log.error("a Telegram update failed", exc_info=context.error)
+    if not isinstance(update, Update) or update.effective_chat is None:
+        return
+    user = update.effective_user
+    texts = texts_for((user.language_code or "tr")[:2] if user else "tr")
+    try:
+        await context.bot.send_message(update.effective_chat.id, texts.something_broke)
+    except TelegramError:
+        log.warning("could not tell chat %s about the failure", update.effective_chat.id)
+
+
+def register(app: TelegramApp) -> None:
+    """Register ``on_error`` as the application's error handler."""
+    app.add_error_handler(on_error)

@@ -1,0 +1,96 @@
+"""Telegram as the core's messenger: screens become HTML messages and inline keyboards."""
+
+from __future__ import annotations
+
+from telegram import Bot, InputFile
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+
+from bot.core.events import ChatAddress
+from bot.core.ports import ChatUnreachable, MessengerError
+from bot.core.screens import Document, Screen
+from bot.telegram.render import MESSAGE_LIMIT, keyboard, to_html, visible_length
+
+__all__ = ["PLATFORM", "TelegramMessenger"]
+
+PLATFORM = "telegram"
+# Answers that mean the chat is gone for good, not that the send hit a passing problem.
+_GONE = ("chat not found", "user is deactivated", "bot was kicked", "have no rights to send")
+
+
+def _thread(chat: ChatAddress) -> int | None:
+    return int(chat.thread_id) if chat.thread_id else None
+
+
+def _translated(err: TelegramError) -> MessengerError:
+    message = str(err).lower()
+    if isinstance(err, Forbidden) or any(reason in message for reason in _GONE):
+        return ChatUnreachable(str(err))
+    return MessengerError(str(err))
+
+
+class TelegramMessenger:
+    """Sends, edits and deletes through the Bot API; errors become the core's ``MessengerError``."""
+
+    def __init__(self, bot: Bot) -> None:
+        self._bot = bot
+
+    async def send(self, chat: ChatAddress, screen: Screen) -> str | None:
+        """Post a message; returns its message id."""
+        try:
+            message = await self._bot.send_message(
+                chat_id=int(chat.chat_id),
+                text=to_html(screen),
+                parse_mode=ParseMode.HTML,
+                reply_markup=keyboard(screen),
+                message_thread_id=_thread(chat),
+                disable_web_page_preview=True,
+            )
+        except TelegramError as err:
+            raise _translated(err) from err
+        return str(message.message_id)
+
+    async def edit(self, chat: ChatAddress, message_id: str, screen: Screen) -> None:
+        """Replace a message's text and buttons; an unchanged or vanished message is left be."""
+        try:
+            await self._bot.edit_message_text(
+                chat_id=int(chat.chat_id),
+                message_id=int(message_id),
+                text=to_html(screen),
+                parse_mode=ParseMode.HTML,
+                reply_markup=keyboard(screen),
+                disable_web_page_preview=True,
+            )
+        except BadRequest as err:
+            # The user saw the same thing already, or deleted the message.
+            if "not modified" in err.message or "not found" in err.message:
+                return
+            raise _translated(err) from err
+        except TelegramError as err:
+            raise _translated(err) from err
+
+    async def delete(self, chat: ChatAddress, message_id: str) -> None:
+        """Delete a message (the user's password); a message already gone is fine."""
+        try:
+            await self._bot.delete_message(chat_id=int(chat.chat_id), message_id=int(message_id))
+        except BadRequest as err:
+            if "not found" not in err.message:
+                raise _translated(err) from err
+        except TelegramError as err:
+            raise _translated(err) from err
+
+    async def send_document(self, chat: ChatAddress, document: Document) -> None:
+        """Post a file with its caption."""
+        try:
+            await self._bot.send_document(
+                chat_id=int(chat.chat_id),
+                document=InputFile(document.content, filename=document.filename),
+                caption=document.caption[:1024],
+                message_thread_id=_thread(chat),
+            )
+        except TelegramError as err:
+            raise _translated(err) from err
+
+    def fits(self, screen: Screen) -> bool:
+        """Whether the rendered text stays under Telegram's message limit."""
+        return visible_length(to_html(screen)) <= MESSAGE_LIMIT

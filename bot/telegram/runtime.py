@@ -1,0 +1,85 @@
+"""Starts and stops the Telegram bot: long polling, or a webhook served by the shared HTTP app."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, MutableMapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from starlette.routing import Route
+from telegram import Update
+
+from bot.config import ConfigError, Settings
+from bot.core.conversation import Conversations
+from bot.core.ports import Messenger
+from bot.telegram.application import build_application
+from bot.telegram.context import TelegramApp
+from bot.telegram.menu import publish_commands
+from bot.telegram.messenger import PLATFORM
+from bot.telegram.webhook import webhook_route
+
+__all__ = ["TelegramRuntime", "running_telegram"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TelegramRuntime:
+    """The running bot and the HTTP routes it needs served (the webhook, if any)."""
+
+    application: TelegramApp
+    routes: list[Route] = field(default_factory=list)
+
+
+def _webhook(settings: Settings) -> tuple[str, str, str] | None:
+    if settings.telegram_webhook_url is None:
+        return None
+    if settings.telegram_webhook_secret is None:
+        raise ConfigError("TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL")
+    url = settings.telegram_webhook_url
+    return url, urlsplit(url).path or "/", settings.telegram_webhook_secret.get_secret_value()
+
+
+@asynccontextmanager
+async def running_telegram(
+    settings: Settings, conversations: Conversations, messengers: MutableMapping[str, Messenger]
+) -> AsyncIterator[TelegramRuntime]:
+    """Run the bot until the block ends; its messenger serves delivery meanwhile."""
+    settings.require("telegram_bot_token")
+    assert settings.telegram_bot_token is not None
+    webhook = _webhook(settings)
+    application = build_application(
+        token=settings.telegram_bot_token.get_secret_value(),
+        api_url=settings.telegram_api_url,
+        conversations=conversations,
+        polling=webhook is None,
+    )
+    async with application:
+        messenger = application.bot_data.messenger
+        assert messenger is not None
+        messengers[PLATFORM] = messenger
+        await publish_commands(application.bot)
+        await application.start()
+        routes: list[Route] = []
+        if webhook is None:
+            # A webhook left over from an earlier deployment would make getUpdates fail.
+            await application.bot.delete_webhook()
+            assert application.updater is not None
+            await application.updater.start_polling(allowed_updates=Update.ALL_TYPES)
+            log.info("Telegram bot @%s is polling", application.bot.username)
+        else:
+            url, path, secret = webhook
+            await application.bot.set_webhook(
+                url, secret_token=secret, allowed_updates=Update.ALL_TYPES
+            )
+            routes.append(webhook_route(application, path=path, secret=secret))
+            log.info("Telegram bot @%s takes its updates at %s", application.bot.username, path)
+        try:
+            yield TelegramRuntime(application, routes)
+        finally:
+            if application.updater is not None and application.updater.running:
+                await application.updater.stop()
+            await application.stop()
+            messengers.pop(PLATFORM, None)

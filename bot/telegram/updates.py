@@ -1,0 +1,51 @@
+"""Telegram updates as the core's events and origins, and the core's answers carried out."""
+
+from __future__ import annotations
+
+from telegram import Message, Update
+from telegram.constants import ChatType
+
+from bot.core.events import ChatAddress, Command, Event, Origin, UserKey
+from bot.core.ports import perform
+from bot.core.screens import Notice
+from bot.telegram.context import BotContext
+from bot.telegram.messenger import PLATFORM
+
+__all__ = ["answer", "command_of", "origin_of"]
+
+
+def origin_of(update: Update) -> Origin | None:
+    """Who did what where; None for updates without a user and a chat (channel posts)."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return None
+    message = update.effective_message
+    in_topic = message is not None and message.is_topic_message and message.message_thread_id
+    thread = str(message.message_thread_id) if in_topic and message is not None else None
+    return Origin(
+        user=UserKey(PLATFORM, str(user.id)),
+        chat=ChatAddress(PLATFORM, str(chat.id), thread),
+        private=chat.type == ChatType.PRIVATE,
+        language_hint=user.language_code,
+    )
+
+
+def command_of(message: Message, bot_username: str) -> Command | None:
+    """The command in a message; None when it is addressed to another bot (``/yaz@other``)."""
+    head, _, args = (message.text or "").strip().partition(" ")
+    if "\n" in head:
+        head, _, rest = head.partition("\n")
+        args = f"{rest} {args}".strip() if args else rest
+    name, _, addressee = head.removeprefix("/").partition("@")
+    if addressee and addressee.lower() != bot_username.lower():
+        return None
+    return Command(name.lower(), args.strip(), str(message.message_id))
+
+
+async def answer(update: Update, context: BotContext, event: Event) -> list[Notice]:
+    """Hand the event to the core and carry out its answer; the notices are left to the caller."""
+    origin = origin_of(update)
+    if origin is None:
+        return []
+    effects = await context.conversations.handle(origin, event)
+    return await perform(context.messenger, origin.chat, effects)

@@ -1,0 +1,133 @@
+"""The Telegram bot started as users start it, against the fake Bot API and the sandbox."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.bootstrap import serve_chats
+from bot.config import Settings, load_settings
+from bot.sandbox import RunningSandbox, running_sandbox
+from storage import generate_key
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.fake_telegram.records import StoredMessage
+
+TOKEN = "123456789:AAEfakeTokenForTestsOnly_abcdefghijk"
+ALICE = 1001
+BOB = 1002
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class Rig:
+    """A running bot, the fake Telegram it talks to, and the sandbox behind it."""
+
+    telegram: FakeTelegram
+    sandbox: RunningSandbox
+    settings: Settings
+    _stop: asyncio.Event = field(default_factory=asyncio.Event)
+    _task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Start the bot and wait until it polls (or has set its webhook)."""
+        self._stop = asyncio.Event()
+        self._task = asyncio.create_task(serve_chats(self.settings, ("telegram",), self._stop))
+        calls = len(self.telegram.calls)
+        wanted = "setWebhook" if self.settings.telegram_webhook_url else "getUpdates"
+        await self.telegram.wait_for(
+            lambda: (
+                self._task is not None
+                and (
+                    self._task.done()
+                    or any(c.method == wanted for c in self.telegram.calls[calls:])
+                )
+            )
+        )
+        if self._task.done():
+            self._task.result()
+
+    async def stop(self) -> None:
+        """Stop the bot the way SIGTERM does."""
+        self._stop.set()
+        if self._task is not None:
+            await asyncio.wait_for(self._task, timeout=15)
+
+    def bot_messages(self, chat_id: int) -> list[StoredMessage]:
+        return [m for m in self.telegram.chat(chat_id) if m.from_bot and not m.deleted]
+
+    def shown(self, chat_id: int, text: str) -> StoredMessage | None:
+        """The newest bot message whose text contains ``text``."""
+        for message in reversed(self.bot_messages(chat_id)):
+            if text in (message.text or message.caption or ""):
+                return message
+        return None
+
+    async def until(self, chat_id: int, text: str, timeout: float = 10) -> StoredMessage:
+        """Wait for a bot message (new or edited) containing ``text``."""
+        await self.telegram.wait_for(lambda: self.shown(chat_id, text) is not None, timeout)
+        found = self.shown(chat_id, text)
+        assert found is not None
+        return found
+
+    async def says(self, user: int, text: str, expect: str, **kwargs: object) -> StoredMessage:
+        self.telegram.user_says(user, text, **kwargs)  # type: ignore[arg-type]
+        return await self.until(kwargs.get("chat_id", user), expect)  # type: ignore[arg-type]
+
+    async def presses(
+        self, user: int, message: StoredMessage, label: str, expect: str
+    ) -> StoredMessage:
+        self.telegram.user_presses(
+            user, message.message_id, message.callback_data(label), chat_id=message.chat_id
+        )
+        return await self.until(message.chat_id, expect)
+
+    def count(
+        self, method: str, where: Callable[[dict[str, object]], bool] = lambda _: True
+    ) -> int:
+        return sum(1 for c in self.telegram.calls if c.method == method and where(c.params))
+
+    async def log_in(
+        self, user: int = ALICE, email: str = "demo@example.com", password: str = "Demo12345"
+    ) -> None:
+        await self.says(user, f"/giris {email} {password}", "Giriş yapıldı")
+
+
+@asynccontextmanager
+async def telegram_rig(
+    tmp_path: Path, *, webhook: bool = False, **overrides: object
+) -> AsyncIterator[Rig]:
+    async with (
+        FakeTelegram.running(token=TOKEN) as telegram,
+        running_sandbox(speed=60.0) as sandbox,
+    ):
+        port = free_port()
+        options: dict[str, object] = {
+            "_env_file": None,
+            "article_api_url": sandbox.url,
+            "database_url": f"sqlite:///{tmp_path / 'bot.db'}",
+            "token_encryption_key": generate_key(),
+            "telegram_bot_token": TOKEN,
+            "telegram_api_url": telegram.url,
+            "poll_interval_seconds": 0.2,
+            "port": port,
+        }
+        if webhook:
+            options["telegram_webhook_url"] = f"http://127.0.0.1:{port}/telegram/hook"
+            options["telegram_webhook_secret"] = "s3cret-token_for-tests"
+        options.update(overrides)
+        rig = Rig(telegram, sandbox, load_settings(**options))
+        await rig.start()
+        try:
+            yield rig
+        finally:
+            await rig.stop()

@@ -1,0 +1,283 @@
+"""The Telegram bot end to end: the real python-telegram-bot Application against a fake Bot API."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from bot.sandbox import LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.telegram_rig import ALICE, BOB, TOKEN, Rig, telegram_rig
+
+TITLE = "Yapay zekâ ile içerik üretimi"
+MEDIUM = "Orta · 800-1200 kelime · 25,00 TL"
+SHORT = "Kısa · 300-500 kelime · 15,00 TL"
+VERY_LONG = "Çok Uzun · 2500+ kelime · 50,00 TL"
+
+
+@pytest.fixture
+async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
+    async with telegram_rig(tmp_path) as running:
+        yield running
+
+
+async def order(rig: Rig, size: str, user: int = ALICE, title: str = TITLE):
+    tones = await rig.says(user, f"/yaz {title}", "Yazım tonunu seçin")
+    sizes = await rig.presses(user, tones, "Profesyonel", "Makale boyutunu seçin")
+    return await rig.presses(user, sizes, size, "Bakiyeniz")
+
+
+async def test_a_new_user_logs_in_orders_watches_and_receives_the_article(rig: Rig) -> None:
+    await rig.says(ALICE, "/start", "giriş yapmadınız")
+    await rig.says(ALICE, "/giris", "E-posta adresinizi yazın")
+    await rig.says(ALICE, "demo@example.com", "Şifrenizi yazın")
+    password = rig.telegram.user_says(ALICE, "Demo12345")
+    await rig.until(ALICE, "Giriş yapıldı. Bakiyeniz: 500,00 TL")
+    assert rig.count("deleteMessage", lambda p: p["message_id"] == password["message_id"]) == 1
+    await rig.says(ALICE, "/bakiye", "Bakiyeniz: 500,00 TL")
+
+    await rig.says(ALICE, "/yaz", "başlığını yazın")
+    await rig.says(ALICE, "Kısa", "en az 10 karakter")
+    tones = await rig.says(ALICE, TITLE, "Yazım tonunu seçin")
+    assert [b["text"] for row in tones.buttons for b in row][:5] == [
+        "Profesyonel",
+        "Samimi",
+        "Eğitici",
+        "İkna Edici",
+        "Yaratıcı",
+    ]
+    sizes = await rig.presses(ALICE, tones, "Samimi", "Makale boyutunu seçin")
+    assert sizes.message_id == tones.message_id, "the same message is edited, step by step"
+    summary = await rig.presses(ALICE, sizes, MEDIUM, "Bakiyeniz: 500,00 TL")
+    assert "Ücret: 25,00 TL" in (summary.text or "")
+    receipt = await rig.presses(ALICE, summary, "Onayla", "Siparişiniz alındı")
+    assert "Tahmini süre" in (receipt.text or "")
+    assert receipt.buttons == []
+    await rig.until(ALICE, "Hazırlanıyor")
+
+    rig.sandbox.state.clock.advance(600)
+    await rig.until(ALICE, "Makaleniz hazır", timeout=15)
+    article = rig.shown(ALICE, TITLE)
+    assert article is not None
+    assert article.html is not None
+    assert "<b>" in article.html, "headings are bold"
+    documents = [m for m in rig.bot_messages(ALICE) if m.document]
+    assert [d.document.file_name for d in documents] == ["yapay-zeka-ile-icerik-uretimi.md"]
+
+    listing = await rig.says(ALICE, "/makalelerim", "Makaleleriniz")
+    assert f"{TITLE} — Hazır" in (listing.text or "")
+    presses = rig.count("answerCallbackQuery")
+    assert presses == 3, "every press is answered"
+
+
+async def test_double_tapped_confirm_charges_once(rig: Rig) -> None:
+    await rig.log_in()
+    summary = await order(rig, SHORT)
+    data = summary.callback_data("Onayla")
+    first = rig.telegram.user_presses(ALICE, summary.message_id, data)
+    second = rig.telegram.user_presses(ALICE, summary.message_id, data)
+    await rig.telegram.wait_for(
+        lambda: rig.telegram.answered(first) and rig.telegram.answered(second)
+    )
+    await rig.until(ALICE, "Siparişiniz alındı")
+    assert rig.sandbox.state.create_count == 1
+    notices = {(rig.telegram.answered(q) or {}).get("text") for q in (first, second)}
+    assert "Bu sipariş zaten işlendi." in notices
+
+
+async def test_insufficient_balance_is_said_before_any_charge(rig: Rig) -> None:
+    await rig.log_in(email=LOW_BALANCE_EMAIL, password=LOW_BALANCE_PASSWORD)
+    summary = await order(rig, MEDIUM)
+    assert "yetmiyor" in (summary.text or "")
+    assert "Onayla" not in [b["text"] for row in summary.buttons for b in row]
+    assert rig.sandbox.state.create_count == 0
+
+
+async def test_expired_access_token_is_refreshed_and_the_rotated_token_kept(rig: Rig) -> None:
+    await rig.log_in()
+    rig.sandbox.state.clock.advance(3700)
+    before = len(rig.bot_messages(ALICE))
+    rig.telegram.user_says(ALICE, "/bakiye")
+    await rig.telegram.wait_for(lambda: len(rig.bot_messages(ALICE)) > before)
+    assert rig.bot_messages(ALICE)[-1].text == "Bakiyeniz: 500,00 TL"
+    rig.sandbox.state.clock.advance(3700)
+    before = len(rig.bot_messages(ALICE))
+    rig.telegram.user_says(ALICE, "/bakiye")
+    await rig.telegram.wait_for(lambda: len(rig.bot_messages(ALICE)) > before)
+    assert rig.bot_messages(ALICE)[-1].text == "Bakiyeniz: 500,00 TL"
+    refreshes = [p for _, p in rig.sandbox.state.request_log if p.endswith("/auth/refresh")]
+    assert len(refreshes) == 2
+
+
+async def test_a_job_finishing_while_the_bot_is_down_is_delivered_once_after_restart(
+    rig: Rig,
+) -> None:
+    await rig.log_in()
+    summary = await order(rig, SHORT)
+    await rig.presses(ALICE, summary, "Onayla", "Siparişiniz alındı")
+    await rig.stop()
+    rig.sandbox.state.clock.advance(600)
+    await rig.start()
+    await rig.until(ALICE, "Makaleniz hazır", timeout=15)
+    await rig.says(ALICE, "/bakiye", "Bakiyeniz")
+    documents = [m for m in rig.bot_messages(ALICE) if m.document]
+    assert len(documents) == 1
+
+
+async def test_a_long_article_arrives_whole_in_parts_under_the_limit(rig: Rig) -> None:
+    await rig.log_in()
+    summary = await order(rig, VERY_LONG)
+    await rig.presses(ALICE, summary, "Onayla", "Siparişiniz alındı")
+    rig.sandbox.state.clock.advance(3000)
+    await rig.until(ALICE, "Makaleniz hazır", timeout=15)
+    document = next(m.document for m in rig.bot_messages(ALICE) if m.document)
+    content = document.content.decode()
+    assert len(content) > 12_000
+    parts = [m for m in rig.bot_messages(ALICE) if m.text and m.message_id > summary.message_id + 1]
+    parts = [m for m in parts if "Makaleniz hazır" not in m.text and "Siparişiniz" not in m.text]
+    assert len(parts) >= 3
+    assert all(len(m.text.encode("utf-16-le")) // 2 <= 4096 for m in parts)
+    delivered = "\n".join(m.text for m in parts)
+    for line in content.splitlines():
+        words = line.lstrip("#- ").strip()
+        if words:
+            assert words in delivered, f"missing from the messages: {words[:60]}"
+
+
+async def test_login_in_a_group_points_to_the_private_chat(rig: Rig) -> None:
+    group = -500
+    rig.telegram.user_says(
+        ALICE, "/giris demo@example.com Demo12345", chat_id=group, chat_type="group"
+    )
+    await rig.until(group, "özel mesajla")
+    assert rig.count("deleteMessage", lambda p: p["chat_id"] == group) == 1
+    assert rig.sandbox.state.request_log == []
+
+
+async def test_someone_elses_button_changes_nothing(rig: Rig) -> None:
+    group = -600
+    await rig.log_in(ALICE)
+    tones = await rig.says(
+        ALICE, f"/yaz {TITLE}", "Yazım tonunu seçin", chat_id=group, chat_type="group"
+    )
+    query = rig.telegram.user_presses(
+        BOB, tones.message_id, tones.callback_data("Samimi"), chat_id=group
+    )
+    await rig.telegram.wait_for(lambda: rig.telegram.answered(query) is not None)
+    assert (rig.telegram.answered(query) or {}).get("text") == "Bu düğme size ait değil."
+    assert "Yazım tonunu seçin" in (rig.shown(group, "Yazım") or tones).text
+
+
+async def test_tampered_button_gets_a_notice(rig: Rig) -> None:
+    await rig.log_in()
+    tones = await rig.says(ALICE, f"/yaz {TITLE}", "Yazım tonunu seçin")
+    query = rig.telegram.user_presses(ALICE, tones.message_id, "ok|AAAAAAAA")
+    await rig.telegram.wait_for(lambda: rig.telegram.answered(query) is not None)
+    assert (rig.telegram.answered(query) or {}).get("text") == "Bu düğme artık geçerli değil."
+
+
+async def test_stickers_edits_and_unknown_commands_get_a_hint(rig: Rig) -> None:
+    rig.telegram.user_sends_sticker(ALICE)
+    await rig.until(ALICE, "Komutlar için /yardim")
+    await rig.says(ALICE, "/bilinmeyen", "Bu komutu tanımıyorum")
+    count = len(rig.bot_messages(ALICE))
+    rig.telegram.user_edits(ALICE, "düzeltilmiş metin")
+    await rig.telegram.wait_for(lambda: len(rig.bot_messages(ALICE)) > count)
+
+
+async def test_upstream_outage_is_a_plain_message(rig: Rig) -> None:
+    await rig.log_in()
+    rig.sandbox.state.faults.fail_next(10, status=503)
+    await rig.says(ALICE, "/bakiye", "yanıt vermiyor")
+
+
+async def test_429_is_waited_out_not_dropped(rig: Rig) -> None:
+    rig.telegram.fail_next("sendMessage", status=429, retry_after=1)
+    await rig.says(ALICE, "/yardim", "/makalelerim")
+    assert rig.count("sendMessage") >= 2
+
+
+async def test_the_command_menu_is_registered_in_both_languages(rig: Rig) -> None:
+    menus = {
+        c.params.get("language_code") for c in rig.telegram.calls if c.method == "setMyCommands"
+    }
+    assert menus == {None, "en"}
+
+
+async def test_the_log_of_a_whole_session_holds_no_secret(
+    rig: Rig, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    await rig.log_in()
+    await rig.says(ALICE, "/bakiye", "Bakiyeniz")
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert "Demo12345" not in logged
+    assert TOKEN.split(":")[1] not in logged
+    assert "eyJ" not in logged, "no JWT"
+
+
+async def test_webhook_mode_checks_the_secret_and_drops_replays(tmp_path: Path) -> None:
+    async with telegram_rig(tmp_path, webhook=True) as rig:
+        hook = rig.settings.telegram_webhook_url
+        secret = rig.settings.telegram_webhook_secret
+        assert hook is not None
+        assert secret is not None
+        webhooks = [c for c in rig.telegram.calls if c.method == "setWebhook"]
+        assert webhooks[-1].params["secret_token"] == secret.get_secret_value()
+        update = rig.telegram.webhook_update(ALICE, "/yardim")
+        headers = {"X-Telegram-Bot-Api-Secret-Token": secret.get_secret_value()}
+        async with httpx.AsyncClient() as client:
+            refused = await client.post(
+                hook, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": "x"}
+            )
+            first = await client.post(hook, json=update, headers=headers)
+            replayed = await client.post(hook, json=update, headers=headers)
+            health = await client.get(hook.replace("/telegram/hook", "/health"))
+        assert (refused.status_code, first.status_code, replayed.status_code) == (403, 200, 200)
+        assert health.json() == {"status": "ok"}
+        await rig.until(ALICE, "/makalelerim")
+        await rig.says(ALICE, "/bakiye", "Önce giriş")
+        helps = [m for m in rig.bot_messages(ALICE) if "/makalelerim" in (m.text or "")]
+        assert len(helps) == 1, "a replayed update has no second effect"
+
+
+async def test_python_m_bot_telegram_runs_against_any_bot_api_server(tmp_path: Path) -> None:
+    async with FakeTelegram.running(token=TOKEN) as telegram:
+        env = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
+        env.update(
+            {"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": telegram.url, "PYTHONUNBUFFERED": "1"}
+        )
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            "telegram",
+            "--sandbox",
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            await telegram.wait_for(
+                lambda: any(c.method == "getUpdates" for c in telegram.calls), 30
+            )
+            telegram.user_says(ALICE, "/start")
+            await telegram.wait_for(
+                lambda: any("/yaz" in (m.text or "") for m in telegram.chat(ALICE) if m.from_bot),
+                30,
+            )
+        finally:
+            process.send_signal(signal.SIGTERM)
+            _, stderr = await asyncio.wait_for(process.communicate(), 30)
+        assert process.returncode == 0, stderr.decode()
+        assert TOKEN not in stderr.decode()
