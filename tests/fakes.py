@@ -28,6 +28,7 @@ from storage import ChatUser, Database, Job, TokenCipher, generate_key, jobs, us
 
 __all__ = [
     "CHAT_ID",
+    "USER_ID",
     "Call",
     "DeliveryRig",
     "ManualClock",
@@ -35,6 +36,9 @@ __all__ = [
     "delivery_rig",
     "wait_until",
 ]
+
+# The chat user every rig logs in, as their platform names them.
+USER_ID = "42"
 
 # The chat every order of the rig comes from.
 CHAT_ID = "chat-1"
@@ -143,7 +147,7 @@ class ManualClock:
 
 async def wait_until(
     predicate: Callable[[], bool | Awaitable[bool]],
-    timeout: float = 5.0,  # noqa: ASYNC109  (waiting with a deadline is this helper's point)
+    timeout: float = 5.0,
     interval: float = 0.01,
 ) -> None:
     """Return once ``predicate`` holds (it may be async); fail the test after ``timeout`` s."""
@@ -271,7 +275,7 @@ async def delivery_rig(
         accounts = Accounts(db=db, api=api, cipher=TokenCipher(generate_key()), clock=clock)
         user = await db.run(
             lambda s: users.get_or_create_user(
-                s, platform="telegram", workspace="", external_id="42"
+                s, platform="telegram", workspace="", external_id=USER_ID
             )
         )
         rig = DeliveryRig(sandbox, db, api, accounts, clock, RecordingMessenger(), user)

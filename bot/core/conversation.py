@@ -23,6 +23,7 @@ from bot.core.actions import (
     parse_action,
 )
 from bot.core.dialogs import articles, balance, cancel, help, language, login, order, topic
+from bot.core.dialogs.order import OrderChoices
 from bot.core.errors import LoginThrottled, NotLoggedIn, SessionExpired
 from bot.core.events import (
     Command,
@@ -38,9 +39,9 @@ from bot.core.events import (
 from bot.core.screens import Effect
 from bot.core.turn import CoreServices, Turn
 from storage import bookkeeping, jobs, users
-from storage.models import Awaiting, JobStatus
+from storage.models import Awaiting, ChatUser, JobStatus
 
-__all__ = ["COMMANDS", "Conversations"]
+__all__ = ["COMMANDS", "Conversations", "OrderChoices"]
 
 log = logging.getLogger(__name__)
 
@@ -56,13 +57,7 @@ class Conversations:
 
     async def handle(self, origin: Origin, event: Event) -> list[Effect]:
         """Answer one event of one chat user."""
-        key = origin.user
-        user = await self.services.db.run(
-            lambda s: users.get_or_create_user(
-                s, platform=key.platform, workspace=key.workspace, external_id=key.external_id
-            )
-        )
-        turn = Turn(self.services, origin, user)
+        turn = Turn(self.services, origin, await self._user(origin))
         try:
             await _dispatch(turn, event)
         except SessionExpired:
@@ -80,6 +75,12 @@ class Conversations:
             turn.say(turn.texts.service_confused)
         return turn.effects
 
+    async def order_choices(self, origin: Origin) -> OrderChoices:
+        """The tones and sizes (labelled with words and cost) for an order form."""
+        user = await self._user(origin)
+        turn = Turn(self.services, origin, user)
+        return await order.choices(turn)
+
     async def unfinished_jobs(self, key: UserKey) -> int:
         """How many of the user's orders are still to be delivered."""
 
@@ -92,6 +93,14 @@ class Conversations:
             return len(jobs.jobs_of_user(session, user_id=user.id, statuses=waiting))
 
         return await self.services.db.run(count)
+
+    async def _user(self, origin: Origin) -> ChatUser:
+        key = origin.user
+        return await self.services.db.run(
+            lambda s: users.get_or_create_user(
+                s, platform=key.platform, workspace=key.workspace, external_id=key.external_id
+            )
+        )
 
     async def first_time(self, source: str, update_id: str) -> bool:
         """Whether a platform update is new; a replayed one must have no effect."""

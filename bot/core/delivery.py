@@ -84,6 +84,8 @@ class Delivery:
         self._threaded = threaded_platforms
         self._create_timeout = create_timeout
         self._reconcile_grace = reconcile_grace
+        # Who a chat user is never changes; their locale may, so the cache lives for one round.
+        self._users: dict[int, ChatUser] = {}
 
     async def announce(self, job: Job) -> None:
         """Post the job's progress message right after the order, so the user sees it at once."""
@@ -101,6 +103,7 @@ class Delivery:
 
     async def poll_once(self) -> None:
         """One round: reconcile lost orders, then poll, deliver and release the jobs due."""
+        self._users.clear()
         await self.reconcile()
         now = self._clock()
         claimed = await self._db.run(
@@ -180,7 +183,7 @@ class Delivery:
                 lambda token: self._api.articles(token, page_size=reconciliation.LIST_PAGE_SIZE),
             )
         except SessionExpired as err:
-            await self.session_ended(user, _progress_chat(pending[0]))
+            await self.session_ended(user, await self._progress_chat(pending[0]))
             failure: _Failure = err
         except (NotLoggedIn, ArticleApiError) as err:
             failure = err
@@ -236,7 +239,7 @@ class Delivery:
         assert job.content is not None, "a finished job has its content stored"
         messenger = self._messengers[job.platform]
         texts = self._texts(user)
-        chat = self._article_chat(job)
+        chat = await self._article_chat(job)
         # The same content always splits the same way, so parts_sent stays valid after a restart.
         parts = self.article_screens(job.platform, article_blocks(job.content, job.title))
         for index in range(job.parts_sent, len(parts)):
@@ -256,7 +259,7 @@ class Delivery:
 
     async def _report(self, job: Job, status: JobStatus, text: str) -> None:
         """Tell the user how the job ended, with a new message that notifies them."""
-        await self._messengers[job.platform].send(self._article_chat(job), _screen(text))
+        await self._messengers[job.platform].send(await self._article_chat(job), _screen(text))
         await self._finish_line(job, text)
         job.status = status
         await self._store(job)
@@ -291,10 +294,11 @@ class Delivery:
         if text == job.progress_text:
             return
         messenger = self._messengers[job.platform]
+        chat = await self._progress_chat(job)
         if job.progress_message_id is None:
-            job.progress_message_id = await messenger.send(_progress_chat(job), _screen(text))
+            job.progress_message_id = await messenger.send(chat, _screen(text))
         else:
-            await messenger.edit(_progress_chat(job), job.progress_message_id, _screen(text))
+            await messenger.edit(chat, job.progress_message_id, _screen(text))
         job.progress_text = text
 
     async def _finish_line(self, job: Job, text: str) -> None:
@@ -316,12 +320,17 @@ class Delivery:
 
     # Helpers.
 
-    def _article_chat(self, job: Job) -> ChatAddress:
+    async def _progress_chat(self, job: Job) -> ChatAddress:
+        """Where the job's progress message is: the chat, and thread, the order came from."""
+        user = await self._user(job.chat_user_id)
+        return ChatAddress(job.platform, job.chat_id, job.thread_id, user.external_id)
+
+    async def _article_chat(self, job: Job) -> ChatAddress:
         """Where the article goes: on threaded platforms, the progress message's thread."""
-        thread = job.thread_id
-        if thread is None and job.platform in self._threaded:
-            thread = job.progress_message_id
-        return ChatAddress(job.platform, job.chat_id, thread)
+        chat = await self._progress_chat(job)
+        if chat.thread_id is None and job.platform in self._threaded:
+            return replace(chat, thread_id=job.progress_message_id)
+        return chat
 
     def _poll_wait(self, job: Job, now: datetime) -> timedelta:
         """The interval at first, then a share of the job's age, never over the cap."""
@@ -332,9 +341,11 @@ class Delivery:
         return texts_for(user.locale or self._default_language)
 
     async def _user(self, user_id: int) -> ChatUser:
-        user = await self._db.run(lambda s: users.get_user(s, user_id=user_id))
-        assert user is not None, "a job's user is deleted only with the job"
-        return user
+        if user_id not in self._users:
+            user = await self._db.run(lambda s: users.get_user(s, user_id=user_id))
+            assert user is not None, "a job's user is deleted only with the job"
+            self._users[user_id] = user
+        return self._users[user_id]
 
     async def _store(self, job: Job) -> None:
         await self._db.run(lambda s: jobs.save_job(s, job=job))
@@ -343,11 +354,6 @@ class Delivery:
         for job in claimed:
             assert job.id is not None
             jobs.release_job(session, job_id=job.id, owner=self._owner)
-
-
-def _progress_chat(job: Job) -> ChatAddress:
-    """Where the job's progress message is: the chat, and thread, the order came from."""
-    return ChatAddress(job.platform, job.chat_id, job.thread_id)
 
 
 def _screen(text: str) -> Screen:

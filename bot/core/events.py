@@ -29,11 +29,16 @@ class UserKey:
 
 @dataclass(frozen=True, slots=True)
 class ChatAddress:
-    """Where: a chat (or Slack channel), and a thread in it if any."""
+    """Where: a chat (or Slack channel), a thread in it if any, and whom a message is for.
+
+    ``user_id`` lets a platform fall back to a direct message when it cannot
+    post in the chat (Slack, in a channel the bot is not a member of).
+    """
 
     platform: str
     chat_id: str
     thread_id: str | None = None
+    user_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

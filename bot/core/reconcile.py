@@ -209,4 +209,4 @@ def _adopt(
 
 
 def _chat_of(user: ChatUser, draft: Draft) -> ChatAddress:
-    return ChatAddress(user.platform, draft.chat_id, draft.thread_id)
+    return ChatAddress(user.platform, draft.chat_id, draft.thread_id, user.external_id)

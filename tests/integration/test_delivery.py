@@ -16,7 +16,7 @@ from bot.core.richtext import plain_text
 from bot.core.scheduler import DELIVERY_JOB_ID, schedule_polling
 from bot.core.texts import texts_for
 from storage import Database, Job, JobStatus, jobs, users
-from tests.fakes import CHAT_ID, DeliveryRig, delivery_rig, wait_until
+from tests.fakes import CHAT_ID, USER_ID, DeliveryRig, delivery_rig, wait_until
 
 TR = texts_for("tr")
 EN = texts_for("en")
@@ -49,7 +49,7 @@ async def test_announce_posts_the_progress_message_at_once(rig: DeliveryRig) -> 
 
     (call,) = rig.messenger.calls
     assert call.kind == "send"
-    assert call.chat == ChatAddress("telegram", CHAT_ID)
+    assert call.chat == ChatAddress("telegram", CHAT_ID, user_id=USER_ID)
     assert call.text == TR.progress_unknown.format(title=TITLE)
     assert (await rig.job(job.id)).progress_message_id == call.message_id
 
@@ -253,7 +253,7 @@ async def test_expired_session_is_told_once_and_jobs_arrive_after_a_new_login(
 
     told = f"{TR.session_expired} {TR.deliver_after_login}"
     assert [call.text for call in rig.messenger.calls] == [told]
-    assert rig.messenger.calls[0].chat == ChatAddress("telegram", CHAT_ID)
+    assert rig.messenger.calls[0].chat == ChatAddress("telegram", CHAT_ID, user_id=USER_ID)
     stored = await rig.job(job.id)
     assert (stored.status, stored.failures) == (JobStatus.PENDING, 2)
 
@@ -317,8 +317,8 @@ async def test_on_slack_the_article_goes_into_the_thread_of_the_progress_message
     await delivery.poll_once()
 
     progress, *parts = rig.messenger.sent
-    assert progress.chat == ChatAddress("slack", CHAT_ID)
-    thread = ChatAddress("slack", CHAT_ID, progress.message_id)
+    assert progress.chat == ChatAddress("slack", CHAT_ID, user_id=USER_ID)
+    thread = ChatAddress("slack", CHAT_ID, progress.message_id, USER_ID)
     assert parts
     assert {call.chat for call in [*parts, *rig.messenger.documents]} == {thread}
     assert rig.messenger.edits[-1].chat == progress.chat
@@ -332,7 +332,7 @@ async def test_an_order_in_a_slack_thread_keeps_to_that_thread(rig: DeliveryRig)
 
     await delivery.poll_once()
 
-    thread = ChatAddress("slack", CHAT_ID, "order-message")
+    thread = ChatAddress("slack", CHAT_ID, "order-message", USER_ID)
     assert {call.chat for call in rig.messenger.calls} == {thread}
 
 

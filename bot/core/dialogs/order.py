@@ -8,6 +8,7 @@ never charges twice. See order.mmd beside this file.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
 from functools import partial
@@ -43,7 +44,9 @@ __all__ = [
     "BULK_LIMIT",
     "TITLE_MAX",
     "TITLE_MIN",
+    "OrderChoices",
     "bulk_titles_entered",
+    "choices",
     "confirmed",
     "form_submitted",
     "order_aborted",
@@ -181,6 +184,30 @@ async def form_submitted(turn: Turn, form: OrderForm) -> None:
     await _show_summary(turn, draft, tone, size, message_id=None)
 
 
+@dataclass(frozen=True, slots=True)
+class OrderChoices:
+    """What an order form offers: tone ids with names, size ids with word count and cost."""
+
+    tones: tuple[tuple[int, str], ...]
+    sizes: tuple[tuple[int, str], ...]
+
+
+async def choices(turn: Turn) -> OrderChoices:
+    """The tones and sizes the user can order, labelled in their language."""
+    await turn.services.accounts.require(turn.user_id)
+    tones = await turn.services.catalog.tones(turn.user_id)
+    sizes = await turn.services.catalog.sizes(turn.user_id)
+    return OrderChoices(
+        tones=tuple((tone.id, tone.name) for tone in tones),
+        sizes=tuple((size.id, _size_label(turn.texts, size, 1)) for size in sizes),
+    )
+
+
+def _size_label(texts: Texts, size: Size, count: int) -> str:
+    cost = format_tl((size.cost or Decimal(0)) * count)
+    return texts.size_label.format(name=size.name, words=size.words, cost=cost)
+
+
 async def _ask_tone(turn: Turn, draft: Draft, *, message_id: str | None) -> None:
     await turn.expect(None)
     draft.step = DraftStep.TONE
@@ -199,16 +226,7 @@ def _tone_screen(texts: Texts, draft: Draft, tones: Sequence[Tone]) -> Screen:
 def _size_screen(texts: Texts, draft: Draft, tone: Tone, sizes: Sequence[Size]) -> Screen:
     count = _title_count(draft)
     rows = tuple(
-        (
-            Button(
-                texts.size_label.format(
-                    name=size.name,
-                    words=size.words,
-                    cost=format_tl((size.cost or Decimal(0)) * count),
-                ),
-                PickSize(draft.id, size.id).encode(),
-            ),
-        )
+        (Button(_size_label(texts, size, count), PickSize(draft.id, size.id).encode()),)
         for size in sizes
     )
     cancel = (Button(texts.button_cancel, Abort(draft.id).encode()),)
