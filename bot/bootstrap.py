@@ -26,8 +26,9 @@ from bot.core.ports import Messenger
 from bot.core.scheduler import schedule_polling
 from bot.core.turn import CoreServices
 from bot.sandbox import RunningSandbox, running_sandbox
-from bot.telegram import running_telegram
-from bot.web import serve_http, web_app
+from bot.slack import SlackRuntime, running_slack
+from bot.telegram import TelegramRuntime, running_telegram
+from bot.web import serving_http, web_app
 from storage import Database, TokenCipher, load_or_create_key_file
 
 __all__ = [
@@ -39,7 +40,7 @@ __all__ = [
     "serve_chats",
 ]
 
-CHAT_PLATFORMS = ("telegram",)
+CHAT_PLATFORMS = ("telegram", "slack")
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +155,7 @@ async def sandboxed(
 
 
 def configured_platforms(settings: Settings) -> tuple[str, ...]:
-    """The chat platforms whose credentials are set."""
+    """The chat platforms whose bot token is set (TELEGRAM_BOT_TOKEN, SLACK_BOT_TOKEN)."""
     return tuple(name for name in CHAT_PLATFORMS if getattr(settings, f"{name}_bot_token"))
 
 
@@ -167,13 +168,23 @@ async def serve_chats(settings: Settings, platforms: tuple[str, ...], stop: asyn
         )
     settings.require("article_api_url", *(f"{name}_bot_token" for name in platforms))
     async with running_bot(settings) as bot, AsyncExitStack() as adapters:
-        routes: list[BaseRoute] = []
+        runtimes: list[TelegramRuntime | SlackRuntime] = []
         if "telegram" in platforms:
-            telegram = await adapters.enter_async_context(
-                running_telegram(settings, bot.conversations, bot.messengers)
+            runtimes.append(
+                await adapters.enter_async_context(
+                    running_telegram(settings, bot.conversations, bot.messengers)
+                )
             )
-            routes.extend(telegram.routes)
+        if "slack" in platforms:
+            runtimes.append(
+                await adapters.enter_async_context(
+                    running_slack(settings, bot.conversations, bot.messengers)
+                )
+            )
+        routes: list[BaseRoute] = [route for runtime in runtimes for route in runtime.routes]
         if routes:
-            await serve_http(web_app(routes), port=settings.port, stop=stop)
-        else:
-            await stop.wait()
+            await adapters.enter_async_context(serving_http(web_app(routes), port=settings.port))
+        # Only now that the routes are served may the platforms send updates.
+        for runtime in runtimes:
+            await runtime.go_live()
+        await stop.wait()

@@ -94,6 +94,14 @@ class Settings(BaseSettings):
             raise ValueError("must use https:// (http:// only for a loopback address)")
         return value.rstrip("/") if value else value
 
+    @field_validator("telegram_webhook_url")
+    @classmethod
+    def _https_webhook(cls, value: str | None) -> str | None:
+        # Telegram posts only to HTTPS; the TLS usually ends at the host's router.
+        if value and not value.startswith("https://"):
+            raise ValueError("must be an https:// URL (Telegram posts to HTTPS only)")
+        return value
+
     @model_validator(mode="after")
     def _no_placeholder_secrets(self) -> Settings:
         for name in type(self).model_fields:

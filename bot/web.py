@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import Generator
+from collections.abc import AsyncIterator, Generator
 
 import uvicorn
 from starlette.applications import Starlette
@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
-__all__ = ["ALL_INTERFACES", "HEALTH_PATH", "serve_http", "web_app"]
+__all__ = ["ALL_INTERFACES", "HEALTH_PATH", "serving_http", "web_app"]
 
 HEALTH_PATH = "/health"
 # Webhooks and Slack reach the process through the host's router, on any interface.
@@ -37,10 +37,11 @@ class _EmbeddedServer(uvicorn.Server):
         yield
 
 
-async def serve_http(
-    app: Starlette, *, port: int, stop: asyncio.Event, host: str = ALL_INTERFACES
-) -> None:
-    """Serve the app on the port until ``stop`` is set."""
+@contextlib.asynccontextmanager
+async def serving_http(
+    app: Starlette, *, port: int, host: str = ALL_INTERFACES
+) -> AsyncIterator[None]:
+    """Serve the app on the port for the duration of the block; it listens once the block starts."""
     # IPPROTO_TCP makes asyncio set TCP_NODELAY; without it every answer waits ~40 ms.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -49,7 +50,12 @@ async def serve_http(
     server = _EmbeddedServer(config)
     serving = asyncio.create_task(server.serve(sockets=[sock]))
     try:
-        await stop.wait()
+        while not server.started:
+            if serving.done():
+                serving.result()
+            # uvicorn offers no event for this; its start takes a few milliseconds.
+            await asyncio.sleep(0.01)
+        yield
     finally:
         server.should_exit = True
         await serving

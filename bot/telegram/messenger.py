@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from telegram import Bot, InputFile
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
@@ -14,6 +16,7 @@ from bot.telegram.render import MESSAGE_LIMIT, keyboard, to_html, visible_length
 __all__ = ["PLATFORM", "TelegramMessenger"]
 
 PLATFORM = "telegram"
+log = logging.getLogger(__name__)
 # Answers that mean the chat is gone for good, not that the send hit a passing problem.
 _GONE = ("chat not found", "user is deactivated", "bot was kicked", "have no rights to send")
 
@@ -70,12 +73,12 @@ class TelegramMessenger:
             raise _translated(err) from err
 
     async def delete(self, chat: ChatAddress, message_id: str) -> None:
-        """Delete a message (the user's password); a message already gone is fine."""
+        """Delete a message (the user's password), as far as Telegram lets the bot."""
         try:
             await self._bot.delete_message(chat_id=int(chat.chat_id), message_id=int(message_id))
         except BadRequest as err:
-            if "not found" not in err.message:
-                raise _translated(err) from err
+            # Gone already, or a group where the bot is no admin: the dialog goes on regardless.
+            log.warning("could not delete message %s in chat %s: %s", message_id, chat.chat_id, err)
         except TelegramError as err:
             raise _translated(err) from err
 

@@ -27,10 +27,25 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class TelegramRuntime:
-    """The running bot and the HTTP routes it needs served (the webhook, if any)."""
+    """The started bot, the HTTP routes it needs served, and how it starts taking updates."""
 
     application: TelegramApp
+    webhook: tuple[str, str, str] | None
     routes: list[Route] = field(default_factory=list)
+
+    async def go_live(self) -> None:
+        """Start taking updates: long polling, or the webhook (once its route is served)."""
+        bot = self.application.bot
+        if self.webhook is None:
+            # A webhook left over from an earlier deployment would make getUpdates fail.
+            await bot.delete_webhook()
+            assert self.application.updater is not None
+            await self.application.updater.start_polling(allowed_updates=Update.ALL_TYPES)
+            log.info("Telegram bot @%s is polling", bot.username)
+            return
+        url, path, secret = self.webhook
+        await bot.set_webhook(url, secret_token=secret, allowed_updates=Update.ALL_TYPES)
+        log.info("Telegram bot @%s takes its updates at %s", bot.username, path)
 
 
 def _webhook(settings: Settings) -> tuple[str, str, str] | None:
@@ -46,7 +61,7 @@ def _webhook(settings: Settings) -> tuple[str, str, str] | None:
 async def running_telegram(
     settings: Settings, conversations: Conversations, messengers: MutableMapping[str, Messenger]
 ) -> AsyncIterator[TelegramRuntime]:
-    """Run the bot until the block ends; its messenger serves delivery meanwhile."""
+    """Start the bot for the block (``go_live`` lets updates in); its messenger serves delivery."""
     settings.require("telegram_bot_token")
     assert settings.telegram_bot_token is not None
     webhook = _webhook(settings)
@@ -62,22 +77,12 @@ async def running_telegram(
         messengers[PLATFORM] = messenger
         await publish_commands(application.bot)
         await application.start()
-        routes: list[Route] = []
-        if webhook is None:
-            # A webhook left over from an earlier deployment would make getUpdates fail.
-            await application.bot.delete_webhook()
-            assert application.updater is not None
-            await application.updater.start_polling(allowed_updates=Update.ALL_TYPES)
-            log.info("Telegram bot @%s is polling", application.bot.username)
-        else:
-            url, path, secret = webhook
-            await application.bot.set_webhook(
-                url, secret_token=secret, allowed_updates=Update.ALL_TYPES
-            )
+        routes = []
+        if webhook is not None:
+            _, path, secret = webhook
             routes.append(webhook_route(application, path=path, secret=secret))
-            log.info("Telegram bot @%s takes its updates at %s", application.bot.username, path)
         try:
-            yield TelegramRuntime(application, routes)
+            yield TelegramRuntime(application, webhook, routes)
         finally:
             if application.updater is not None and application.updater.running:
                 await application.updater.stop()

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bot.bootstrap import serve_chats
 from bot.config import Settings, load_settings
@@ -65,31 +66,35 @@ class Rig:
     def bot_messages(self, chat_id: int) -> list[StoredMessage]:
         return [m for m in self.telegram.chat(chat_id) if m.from_bot and not m.deleted]
 
-    def shown(self, chat_id: int, text: str) -> StoredMessage | None:
-        """The newest bot message whose text contains ``text``."""
+    def shown(self, chat_id: int, text: str, since: int = 0) -> StoredMessage | None:
+        """The newest bot message from ``since`` on whose text contains ``text``."""
         for message in reversed(self.bot_messages(chat_id)):
-            if text in (message.text or message.caption or ""):
+            if message.message_id >= since and text in (message.text or message.caption or ""):
                 return message
         return None
 
-    async def until(self, chat_id: int, text: str, timeout: float = 10) -> StoredMessage:
-        """Wait for a bot message (new or edited) containing ``text``."""
-        await self.telegram.wait_for(lambda: self.shown(chat_id, text) is not None, timeout)
-        found = self.shown(chat_id, text)
+    async def until(
+        self, chat_id: int, text: str, timeout: float = 10, since: int = 0
+    ) -> StoredMessage:
+        """Wait for a bot message (new or edited) from ``since`` on containing ``text``."""
+        await self.telegram.wait_for(lambda: self.shown(chat_id, text, since) is not None, timeout)
+        found = self.shown(chat_id, text, since)
         assert found is not None
         return found
 
-    async def says(self, user: int, text: str, expect: str, **kwargs: object) -> StoredMessage:
-        self.telegram.user_says(user, text, **kwargs)  # type: ignore[arg-type]
-        return await self.until(kwargs.get("chat_id", user), expect)  # type: ignore[arg-type]
+    async def says(self, user: int, text: str, expect: str, **kwargs: Any) -> StoredMessage:
+        """Send a message as the user and wait for the answer containing ``expect``."""
+        said = self.telegram.user_says(user, text, **kwargs)
+        chat_id = kwargs.get("chat_id") or user
+        return await self.until(chat_id, expect, since=said["message_id"])
 
     async def presses(
         self, user: int, message: StoredMessage, label: str, expect: str
     ) -> StoredMessage:
-        self.telegram.user_presses(
-            user, message.message_id, message.callback_data(label), chat_id=message.chat_id
-        )
-        return await self.until(message.chat_id, expect)
+        """Press a button as the user; wait for that message (or a newer one) to show ``expect``."""
+        data = message.callback_data(label)
+        self.telegram.user_presses(user, message.message_id, data, chat_id=message.chat_id)
+        return await self.until(message.chat_id, expect, since=message.message_id)
 
     def count(
         self, method: str, where: Callable[[dict[str, object]], bool] = lambda _: True
@@ -122,7 +127,8 @@ async def telegram_rig(
             "port": port,
         }
         if webhook:
-            options["telegram_webhook_url"] = f"http://127.0.0.1:{port}/telegram/hook"
+            # The public URL Telegram is given; the host's router forwards it to PORT.
+            options["telegram_webhook_url"] = "https://bot.example.test/telegram/hook"
             options["telegram_webhook_secret"] = "s3cret-token_for-tests"
         options.update(overrides)
         rig = Rig(telegram, sandbox, load_settings(**options))

@@ -6,7 +6,7 @@ from typing import Any
 
 from tests.e2e.fake_slack.errors import SlackError
 from tests.e2e.fake_slack.ids import APP_ID, BOT_ID, BOT_USER_ID, Ids
-from tests.e2e.fake_slack.limits import check_message
+from tests.e2e.fake_slack.limits import accepted_content
 
 __all__ = ["Conversations"]
 
@@ -27,7 +27,7 @@ class Conversations:
         self._members[channel_id] = member
 
     def know_channel(self, channel_id: str, user_id: str) -> None:
-        """Note a channel a user acted in: a ``D`` id is their DM, else a channel without the bot."""
+        """Note a channel a user acted in: a ``D`` id is their DM, else one without the bot."""
         if channel_id in self._members:
             return
         is_dm = channel_id.startswith("D")
@@ -43,39 +43,43 @@ class Conversations:
         return self._dms[user_id]
 
     def post(
-        self, channel: str, *, text: Any, blocks: Any, thread_ts: Any, member_required: bool = True
+        self,
+        channel: str,
+        content: dict[str, Any],
+        *,
+        thread_ts: Any,
+        member_required: bool = True,
     ) -> dict[str, Any]:
-        """Post a message as the bot; a user id as `channel` means that user's DM."""
+        """Post accepted content as the bot; a user id as `channel` means that user's DM."""
         channel_id = self._target(channel, member_required=member_required)
-        check_message(text, blocks)
-        return self._append(channel_id, thread_ts, _content(text, blocks))
+        return self._append(channel_id, thread_ts, content)
 
     def share_files(
         self, channel: str, *, files: list[dict[str, Any]], comment: Any, thread_ts: Any
-    ) -> None:
+    ) -> dict[str, Any]:
         """Post the message that shares uploaded files, with the initial comment as its text."""
         channel_id = self._target(channel, member_required=True)
-        self._append(channel_id, thread_ts, {"text": comment or "", "files": files, "upload": True})
+        content = {"text": comment or "", "files": files, "upload": True}
+        return self._append(channel_id, thread_ts, content)
 
-    def update(self, channel: str, ts: Any, *, text: Any, blocks: Any) -> dict[str, Any]:
+    def update(
+        self, channel: str, ts: Any, *, text: Any, blocks: Any, markdown_text: Any
+    ) -> dict[str, Any]:
         """Change a message's text and/or blocks; what is not given is kept, as chat.update does."""
         message = self._find(self._target(channel, member_required=True), ts, ephemeral=False)
-        new_text = message["text"] if text is None else text
-        new_blocks = message.get("blocks") if blocks is None else blocks
-        check_message(new_text, new_blocks)
-        message.update(
-            _content(new_text, new_blocks), edited={"user": BOT_USER_ID, "ts": self._ids.ts()}
-        )
+        if markdown_text is None:
+            text = message["text"] if text is None else text
+            blocks = message.get("blocks") if blocks is None else blocks
+        _set_content(message, accepted_content(text, blocks, markdown_text))
+        message["edited"] = {"user": BOT_USER_ID, "ts": self._ids.ts()}
         return message
 
     def replace(
-        self, channel_id: str, ts: Any, *, ephemeral: bool, text: Any, blocks: Any
+        self, channel_id: str, ts: Any, content: dict[str, Any], *, ephemeral: bool
     ) -> dict[str, Any]:
         """Replace a message's whole content, as a ``replace_original`` response does."""
         message = self._find(channel_id, ts, ephemeral=ephemeral)
-        check_message(text, blocks)
-        message.pop("blocks", None)
-        message.update(_content(text, blocks))
+        _set_content(message, content)
         return message
 
     def delete(self, channel: str, ts: Any) -> None:
@@ -91,19 +95,17 @@ class Conversations:
         self,
         channel: str,
         user: Any,
+        content: dict[str, Any],
         *,
-        text: Any,
-        blocks: Any,
         thread_ts: Any,
         member_required: bool = True,
     ) -> dict[str, Any]:
-        """Show a message to one user only; its ``user`` field names that user."""
+        """Show accepted content to one user only; its ``user`` field names that user."""
         channel_id = self._target(channel, member_required=member_required)
         if not user:
             raise SlackError("user_not_found")
-        check_message(text, blocks)
         ephemeral = {"type": "message", "channel": channel_id, "user": user, "ts": self._ids.ts()}
-        ephemeral.update(_content(text, blocks))
+        ephemeral.update(content)
         if thread_ts:
             ephemeral["thread_ts"] = thread_ts
         self._ephemerals.append(ephemeral)
@@ -167,8 +169,6 @@ class Conversations:
         return message
 
 
-def _content(text: Any, blocks: Any) -> dict[str, Any]:
-    content: dict[str, Any] = {"text": text or ""}
-    if blocks is not None:
-        content["blocks"] = blocks
-    return content
+def _set_content(message: dict[str, Any], content: dict[str, Any]) -> None:
+    message.pop("blocks", None)
+    message.update(content)

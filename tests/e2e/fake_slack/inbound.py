@@ -159,7 +159,7 @@ class SignedRequests:
         view["state"] = {"values": dict(values)}
         if private_metadata is not None:
             view["private_metadata"] = private_metadata
-        payload = {
+        payload: dict[str, Any] = {
             "type": "view_submission",
             "team": {"id": team, "domain": TEAM_DOMAIN},
             "user": _user(user_id, team),
@@ -212,8 +212,8 @@ class SignedRequests:
 def _action(blocks: Any, action_id: str, value: str, action_ts: str) -> dict[str, Any]:
     """The pressed element as Slack reports it, taken from the message's blocks when there."""
     for block in blocks if isinstance(blocks, list) else []:
-        elements = [*block.get("elements", []), block.get("accessory")]
-        for element in elements:
+        elements = block.get("elements")
+        for element in [*(elements if isinstance(elements, list) else []), block.get("accessory")]:
             if isinstance(element, dict) and element.get("action_id") == action_id:
                 return {
                     **element,

@@ -10,12 +10,12 @@ from typing import Any
 
 from tests.e2e.fake_slack.errors import SlackError
 
-__all__ = ["check_message", "check_view"]
+__all__ = ["accepted_content", "check_view"]
 
 MAX_TEXT = 40_000
 MAX_MESSAGE_BLOCKS = 50
 MAX_VIEW_BLOCKS = 100
-# Slack counts the markdown blocks of one payload together.
+# Slack counts the markdown blocks of one payload together; markdown_text has the same limit.
 MAX_MARKDOWN_TOTAL = 12_000
 MAX_BLOCK_ID = 255
 
@@ -41,16 +41,27 @@ _VIEW_LIMITS: tuple[tuple[str, tuple[str, ...], int], ...] = (
 )
 
 
-def check_message(text: Any, blocks: Any) -> None:
-    """Refuse message content as chat.postMessage does: no_text, msg_too_long, invalid_blocks."""
+def accepted_content(text: Any, blocks: Any, markdown_text: Any = None) -> dict[str, Any]:
+    """A message's ``text`` (and ``blocks``), refused as chat.postMessage refuses content.
+
+    ``markdown_text`` stands alone and is kept as the message's text.
+    """
+    if markdown_text is not None:
+        if text or blocks:
+            raise SlackError("markdown_text_conflict")
+        if len(str(markdown_text)) > MAX_MARKDOWN_TOTAL:
+            raise SlackError("msg_too_long")
+        return {"text": markdown_text}
     if not text and not blocks:
         raise SlackError("no_text")
     if isinstance(text, str) and len(text) > MAX_TEXT:
         raise SlackError("msg_too_long")
-    if blocks is not None:
-        problems = _block_problems(blocks, most=MAX_MESSAGE_BLOCKS)
-        if problems:
-            raise SlackError("invalid_blocks", *problems)
+    if blocks is None:
+        return {"text": text or ""}
+    problems = _block_problems(blocks, most=MAX_MESSAGE_BLOCKS)
+    if problems:
+        raise SlackError("invalid_blocks", *problems)
+    return {"text": text or "", "blocks": blocks}
 
 
 def check_view(view: Any, *, kind: str) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 from tests.e2e.fake_slack.conversations import Conversations
 from tests.e2e.fake_slack.errors import SlackError
 from tests.e2e.fake_slack.ids import Ids
+from tests.e2e.fake_slack.limits import accepted_content
 from tests.e2e.fake_slack.records import ResponsePost
 
 __all__ = ["ResponseUrls"]
@@ -56,33 +57,29 @@ class ResponseUrls:
             raise SlackError("expired_url")
         if not isinstance(body, dict):
             raise SlackError("invalid_payload")
-        text, blocks, thread_ts = body.get("text"), body.get("blocks"), body.get("thread_ts")
         if _flag(body.get("delete_original")):
             self._conversations.remove(hook.channel_id, hook.message_ts, ephemeral=hook.ephemeral)
-        elif _flag(body.get("replace_original")) and hook.message_ts is not None:
+        else:
+            self._add(hook, body)
+        hook.uses_left -= 1
+        self.posts.append(ResponsePost(hook.user_id, hook.channel_id, body, time.monotonic()))
+
+    def _add(self, hook: _Hook, body: dict[str, Any]) -> None:
+        content = accepted_content(body.get("text"), body.get("blocks"), body.get("markdown_text"))
+        thread_ts = body.get("thread_ts")
+        # A response URL reaches the channel even when the bot is not a member of it.
+        if _flag(body.get("replace_original")) and hook.message_ts is not None:
             self._conversations.replace(
-                hook.channel_id, hook.message_ts, ephemeral=hook.ephemeral, text=text, blocks=blocks
+                hook.channel_id, hook.message_ts, content, ephemeral=hook.ephemeral
             )
         elif body.get("response_type") == "in_channel":
-            # A response URL reaches the channel even when the bot is not a member of it.
             self._conversations.post(
-                hook.channel_id,
-                text=text,
-                blocks=blocks,
-                thread_ts=thread_ts,
-                member_required=False,
+                hook.channel_id, content, thread_ts=thread_ts, member_required=False
             )
         else:
             self._conversations.post_ephemeral(
-                hook.channel_id,
-                hook.user_id,
-                text=text,
-                blocks=blocks,
-                thread_ts=thread_ts,
-                member_required=False,
+                hook.channel_id, hook.user_id, content, thread_ts=thread_ts, member_required=False
             )
-        hook.uses_left -= 1
-        self.posts.append(ResponsePost(hook.user_id, hook.channel_id, body, time.monotonic()))
 
 
 def _flag(value: Any) -> bool:

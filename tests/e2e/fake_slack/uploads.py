@@ -39,7 +39,7 @@ class Uploads:
             raise SlackError("invalid_arguments", "[ERROR] files must be a non-empty array")
         files = []
         for entry in entries:
-            file = self._files.get(entry.get("id")) if isinstance(entry, dict) else None
+            file = self._files.get(str(entry.get("id"))) if isinstance(entry, dict) else None
             if file is None or file.content is None or file.completed:
                 raise SlackError("file_not_found", f"[ERROR] no uploaded file for {entry!r}")
             file.title = entry.get("title") or file.filename

@@ -7,6 +7,7 @@ from typing import Any
 
 from tests.e2e.fake_slack.errors import SlackError
 from tests.e2e.fake_slack.ids import BOT_ID, BOT_USER_ID
+from tests.e2e.fake_slack.limits import accepted_content
 from tests.e2e.fake_slack.uploads import file_info
 from tests.e2e.fake_slack.workspace import Workspace
 
@@ -43,8 +44,7 @@ def _auth_test(ws: Workspace, params: Params) -> dict[str, Any]:
 def _chat_post_message(ws: Workspace, params: Params) -> dict[str, Any]:
     message = ws.conversations.post(
         _required(params, "channel", error="channel_not_found"),
-        text=params.get("text"),
-        blocks=params.get("blocks"),
+        _content(params),
         thread_ts=params.get("thread_ts"),
     )
     return {"channel": message["channel"], "ts": message["ts"], "message": dict(message)}
@@ -56,6 +56,7 @@ def _chat_update(ws: Workspace, params: Params) -> dict[str, Any]:
         _required(params, "ts", error="message_not_found"),
         text=params.get("text"),
         blocks=params.get("blocks"),
+        markdown_text=params.get("markdown_text"),
     )
     return {
         "channel": message["channel"],
@@ -69,8 +70,7 @@ def _chat_post_ephemeral(ws: Workspace, params: Params) -> dict[str, Any]:
     ephemeral = ws.conversations.post_ephemeral(
         _required(params, "channel", error="channel_not_found"),
         params.get("user"),
-        text=params.get("text"),
-        blocks=params.get("blocks"),
+        _content(params),
         thread_ts=params.get("thread_ts"),
     )
     return {"message_ts": ephemeral["ts"]}
@@ -126,9 +126,16 @@ def _files_complete_upload_external(ws: Workspace, params: Params) -> dict[str, 
     comment = params.get("initial_comment")
     infos = [file_info(file) for file in files]
     if channel_id:
-        ws.conversations.share_files(channel_id, files=infos, comment=comment, thread_ts=thread_ts)
+        shared = ws.conversations.share_files(
+            channel_id, files=infos, comment=comment, thread_ts=thread_ts
+        )
+        channel_id, thread_ts = shared["channel"], shared.get("thread_ts")
     ws.uploads.complete(files, channel_id=channel_id, thread_ts=thread_ts, initial_comment=comment)
     return {"files": infos}
+
+
+def _content(params: Params) -> dict[str, Any]:
+    return accepted_content(params.get("text"), params.get("blocks"), params.get("markdown_text"))
 
 
 def _required(params: Params, name: str, *, error: str = "invalid_arguments") -> str:

@@ -1,0 +1,73 @@
+"""The HTTP face of the fake: ``/bot<token>/<method>`` and ``/file/bot<token>/<path>``."""
+
+from __future__ import annotations
+
+import time
+from http import HTTPStatus
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from tests.e2e.fake_telegram.forms import read_request
+from tests.e2e.fake_telegram.methods import METHODS
+from tests.e2e.fake_telegram.params import Params
+from tests.e2e.fake_telegram.records import JSON, Call
+from tests.e2e.fake_telegram.replies import ApiError, Described
+from tests.e2e.fake_telegram.state import BotState
+
+__all__ = ["build_app"]
+
+
+def build_app(state: BotState) -> Starlette:
+    """A Starlette app answering Bot API requests from ``state``."""
+
+    async def bot_method(request: Request) -> Response:
+        call = Call(request.path_params["method"], {}, time.monotonic())
+        state.calls.append(call)
+        try:
+            call.params, call.files = await read_request(request)
+            state.changes.notify()
+            result = await _run(state, request.path_params["token"], call)
+            body, status = _success(result), int(HTTPStatus.OK)
+        except ApiError as err:
+            body, status = err.answer(), err.status
+        call.response = body
+        state.changes.notify()
+        return JSONResponse(body, status)
+
+    async def file_download(request: Request) -> Response:
+        path = request.path_params["path"]
+        if request.path_params["token"] == state.token:
+            for file in state.files.values():
+                if file.file_path == path:
+                    return Response(file.content, media_type=file.mime_type)
+        not_found = ApiError(HTTPStatus.NOT_FOUND)
+        return JSONResponse(not_found.answer(), not_found.status)
+
+    return Starlette(
+        routes=[
+            Route("/bot{token}/{method}", bot_method, methods=["GET", "POST"]),
+            Route("/file/bot{token}/{path:path}", file_download, methods=["GET"]),
+        ]
+    )
+
+
+async def _run(state: BotState, token: str, call: Call) -> Any:
+    if token != state.token:
+        raise ApiError(HTTPStatus.UNAUTHORIZED)
+    handler = METHODS.get(call.method.lower())
+    if handler is None:
+        raise ApiError(HTTPStatus.NOT_FOUND)
+    fault = state.take_fault(call.method)
+    if fault is not None:
+        raise fault
+    return await handler(state, Params(call.params, call.files))
+
+
+def _success(result: Any) -> JSON:
+    if isinstance(result, Described):
+        return {"ok": True, "result": result.result, "description": result.description}
+    return {"ok": True, "result": result}
