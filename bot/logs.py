@@ -11,6 +11,7 @@ import logging
 import re
 import sys
 from collections.abc import Iterable
+from typing import TextIO
 
 __all__ = ["RedactingFormatter", "configure_logging"]
 
@@ -54,9 +55,11 @@ class RedactingFormatter(logging.Formatter):
         return text
 
 
-def configure_logging(level: str, secrets: Iterable[str] = ()) -> None:
-    """Log to stderr through the redacting formatter; noisy libraries are capped."""
-    handler = logging.StreamHandler(sys.stderr)
+def configure_logging(
+    level: str, secrets: Iterable[str] = (), stream: TextIO | None = None
+) -> None:
+    """Log to stderr (or ``stream``) through the redacting formatter; noisy libraries are capped."""
+    handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(
         RedactingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s", secrets)
     )

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import os
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import httpx
@@ -217,25 +218,33 @@ async def test_the_command_menu_is_registered_in_both_languages(rig: Rig) -> Non
     assert menus == {None, "en"}
 
 
-async def test_the_log_of_a_whole_session_holds_no_secret(
-    rig: Rig, capsys: pytest.CaptureFixture[str]
-) -> None:
+@pytest.fixture
+def production_logging() -> Iterator[io.StringIO]:
+    """The bot's own logging set-up at DEBUG, into a buffer; undone afterwards."""
     root = logging.getLogger()
-    saved = root.handlers[:], root.level, logging.getLogger("telegram").level
-    configure_logging("DEBUG", secrets=[TOKEN])
-    try:
-        await rig.says(ALICE, "/giris", "E-posta")
-        await rig.says(ALICE, "demo@example.com", "Şifrenizi")
-        await rig.says(ALICE, "Demo12345", "Giriş yapıldı")
-        summary = await order(rig, SHORT)
-        await rig.presses(ALICE, summary, "Onayla", "Siparişiniz alındı")
-        rig.sandbox.state.clock.advance(3700)
-        await rig.says(ALICE, "/bakiye", "Bakiyeniz")
-    finally:
-        root.handlers[:], level, telegram_level = saved
-        root.setLevel(level)
-        logging.getLogger("telegram").setLevel(telegram_level)
-    logged = capsys.readouterr().err
+    levels = {name: logging.getLogger(name).level for name in logging.root.manager.loggerDict}
+    handlers, level = root.handlers[:], root.level
+    buffer = io.StringIO()
+    configure_logging("DEBUG", secrets=[TOKEN], stream=buffer)
+    yield buffer
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    for name, saved in levels.items():
+        logging.getLogger(name).setLevel(saved)
+
+
+async def test_the_log_of_a_whole_session_holds_no_secret(
+    production_logging: io.StringIO, rig: Rig
+) -> None:
+    await rig.says(ALICE, "/giris", "E-posta")
+    await rig.says(ALICE, "demo@example.com", "Şifrenizi")
+    await rig.says(ALICE, "Demo12345", "Giriş yapıldı")
+    summary = await order(rig, SHORT)
+    await rig.presses(ALICE, summary, "Onayla", "Siparişiniz alındı")
+    rig.sandbox.state.clock.advance(3700)
+    await rig.says(ALICE, "/bakiye", "Bakiyeniz")
+    logged = production_logging.getvalue()
+    assert "POST /api/v1/auth/refresh -> 200" in logged, "the session was logged at DEBUG"
     assert "Processing update" not in logged, "python-telegram-bot's DEBUG lines are capped"
     assert "Demo12345" not in logged
     assert TOKEN.split(":")[1] not in logged
