@@ -14,6 +14,7 @@ __all__ = [
     "clear_failed_logins",
     "failed_logins_since",
     "mark_processed",
+    "prune_failed_logins",
     "prune_processed",
     "record_failed_login",
 ]
@@ -42,6 +43,12 @@ def failed_logins_since(session: Session, *, since: datetime, user_id: int | Non
     if user_id is not None:
         query = query.where(col(LoginAttempt.chat_user_id) == user_id)
     return session.exec(query).one()
+
+
+def prune_failed_logins(session: Session, *, before: datetime) -> int:
+    """Forget failed logins older than ``before``; returns how many went."""
+    result = session.exec(delete(LoginAttempt).where(col(LoginAttempt.attempted_at) < before))
+    return result.rowcount
 
 
 def clear_failed_logins(session: Session, *, user_id: int) -> None:

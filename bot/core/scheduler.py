@@ -1,4 +1,4 @@
-"""The scheduler job that runs the delivery rounds."""
+"""The scheduler's jobs: the delivery rounds, and hourly housekeeping."""
 
 from __future__ import annotations
 
@@ -6,11 +6,15 @@ from datetime import UTC, datetime, timedelta
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from bot.core.clock import Clock
 from bot.core.delivery import Delivery
+from bot.core.housekeeping import prune
+from storage import Database
 
-__all__ = ["DELIVERY_JOB_ID", "schedule_polling"]
+__all__ = ["DELIVERY_JOB_ID", "HOUSEKEEPING_JOB_ID", "schedule_housekeeping", "schedule_polling"]
 
 DELIVERY_JOB_ID = "delivery"
+HOUSEKEEPING_JOB_ID = "housekeeping"
 
 
 def schedule_polling(scheduler: AsyncIOScheduler, delivery: Delivery, interval: timedelta) -> None:
@@ -27,4 +31,19 @@ def schedule_polling(scheduler: AsyncIOScheduler, delivery: Delivery, interval: 
         # A late round is still worth running; APScheduler would skip one over a second late.
         misfire_grace_time=None,
         next_run_time=datetime.now(UTC),
+    )
+
+
+def schedule_housekeeping(scheduler: AsyncIOScheduler, db: Database, clock: Clock) -> None:
+    """Prune old replay ids and failed logins every hour."""
+    scheduler.add_job(
+        prune,
+        "interval",
+        args=(db, clock),
+        hours=1,
+        id=HOUSEKEEPING_JOB_ID,
+        replace_existing=True,
+        max_instances=1,
+        coalesce=True,
+        misfire_grace_time=None,
     )
