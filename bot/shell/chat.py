@@ -64,9 +64,10 @@ class ShellChat:
     async def handle(self, event: Event) -> None:
         """Answer one event and show every effect before the next line is read."""
         self._secret = False
-        effects = await self._conversations.handle(self._origin, event)
-        for effect in effects:
-            await self._show(effect)
+        with self._messenger.holding():
+            effects = await self._conversations.handle(self._origin, event)
+            for effect in effects:
+                await self._show(effect)
 
     async def _show(self, effect: Effect) -> None:
         match effect:

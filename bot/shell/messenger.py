@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+from collections.abc import Iterator
 from pathlib import Path
 
 from rich.console import Console
@@ -23,21 +25,42 @@ class ShellMessenger:
         self._documents = documents
         self._ids = itertools.count(1)
         self._shown: dict[str, Screen] = {}
+        self._held: list[Screen] | None = None
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        """Keep pushed messages back until the block ends, so a dialog's answer comes first."""
+        self._held = []
+        try:
+            yield
+        finally:
+            held, self._held = self._held or [], None
+            for screen in held:
+                self._render(screen)
 
     def show(self, screen: Screen) -> str:
-        """Print a screen and return its message id."""
+        """Print a screen now, held or not, and return its message id."""
         message_id = str(next(self._ids))
-        self._print(screen)
         self._shown[message_id] = screen
+        self._render(screen)
         return message_id
 
-    def _print(self, screen: Screen) -> None:
+    def _render(self, screen: Screen) -> None:
         self._console.print(Text.assemble(("bot › ", "bold green"), render_screen(screen)))
         self._console.print()
 
+    def _print(self, screen: Screen) -> None:
+        if self._held is None:
+            self._render(screen)
+        else:
+            self._held.append(screen)
+
     async def send(self, chat: ChatAddress, screen: Screen) -> str | None:
-        """Print a new message."""
-        return self.show(screen)
+        """Print a new message (after the dialog's answer, if one is being shown)."""
+        message_id = str(next(self._ids))
+        self._shown[message_id] = screen
+        self._print(screen)
+        return message_id
 
     async def edit(self, chat: ChatAddress, message_id: str, screen: Screen) -> None:
         """Print the new version of a message, unless it did not change."""
