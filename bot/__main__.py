@@ -111,6 +111,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     _sandbox_options(commands.add_parser("run", help="every configured chat platform at once"))
     _sandbox_options(commands.add_parser("telegram", help="the Telegram bot"))
+    _sandbox_options(commands.add_parser("slack", help="the Slack app"))
     commands.add_parser("sandbox", help="serve the built-in article service", add_help=False)
     commands.add_parser("migrate", help="apply database migrations")
     commands.add_parser("rotate-keys", help="re-encrypt stored tokens under the first key")
@@ -132,8 +133,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                 asyncio.run(_shell(settings, args))
             case "run":
                 asyncio.run(_chats(settings, args, ()))
-            case "telegram":
-                asyncio.run(_chats(settings, args, ("telegram",)))
+            case "telegram" | "slack":
+                asyncio.run(_chats(settings, args, (args.command,)))
             case "migrate":
                 _migrate(settings)
             case "rotate-keys":

@@ -23,7 +23,7 @@ from bot.core.clock import Clock, system_clock
 from bot.core.conversation import Conversations
 from bot.core.delivery import Delivery
 from bot.core.ports import Messenger
-from bot.core.scheduler import schedule_polling
+from bot.core.scheduler import schedule_housekeeping, schedule_polling
 from bot.core.turn import CoreServices
 from bot.sandbox import RunningSandbox, running_sandbox
 from bot.slack import SlackRuntime, running_slack
@@ -125,6 +125,7 @@ async def running_bot(
         )
         scheduler = AsyncIOScheduler()
         schedule_polling(scheduler, delivery, timedelta(seconds=settings.poll_interval_seconds))
+        schedule_housekeeping(scheduler, db, clock)
         if start_scheduler:
             scheduler.start()
             stack.callback(scheduler.shutdown, wait=False)

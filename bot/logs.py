@@ -29,6 +29,9 @@ _CAPPED = {
     "httpx": logging.WARNING,
     "httpcore": logging.WARNING,
     "telegram": logging.INFO,
+    # Both log response URLs (live credentials for a few minutes) at DEBUG.
+    "slack_sdk": logging.INFO,
+    "slack_bolt": logging.INFO,
     # One line per scheduler run or migration step is noise, not news.
     "apscheduler": logging.WARNING,
     "alembic": logging.WARNING,

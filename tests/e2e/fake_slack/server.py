@@ -170,7 +170,7 @@ class FakeSlack(SignedRequests):
     async def wait_for(
         self,
         predicate: Callable[[], T],
-        timeout: float = 10.0,  # noqa: ASYNC109  (waiting with a deadline is this helper's point)
+        timeout: float = 10.0,
     ) -> T:
         """Return `predicate`'s first true value, checked after every request the fake gets.
 

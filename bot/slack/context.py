@@ -1,0 +1,59 @@
+"""What every Slack listener needs, put into Bolt's request context by name."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from slack_bolt.context.async_context import AsyncBoltContext
+
+from bot.core.conversation import Conversations
+from bot.core.texts import Texts, texts_for
+from bot.slack.messenger import SlackMessenger
+from bot.slack.texts import SlackTexts, slack_texts
+
+__all__ = ["SlackDeps", "deps_of", "found_deps", "providing"]
+
+_KEY = "makale_bot"
+
+
+@dataclass(frozen=True, slots=True)
+class SlackDeps:
+    """The core, the messenger, and the language of what Slack shows before the core answers."""
+
+    conversations: Conversations
+    messenger: SlackMessenger
+    language: str
+
+    @property
+    def texts(self) -> Texts:
+        """The core's texts in the bot's language (for failures outside the core)."""
+        return texts_for(self.language)
+
+    @property
+    def slack_texts(self) -> SlackTexts:
+        """Slack's own texts (modals) in the bot's language."""
+        return slack_texts(self.language)
+
+
+def providing(deps: SlackDeps) -> Callable[..., Awaitable[None]]:
+    """A global middleware that hands ``deps`` to every listener of the request."""
+
+    async def provide(context: AsyncBoltContext, next: Callable[[], Awaitable[None]]) -> None:
+        context[_KEY] = deps
+        await next()
+
+    return provide
+
+
+def found_deps(context: AsyncBoltContext) -> SlackDeps | None:
+    """The dependencies, if the request got as far as the providing middleware."""
+    deps = context.get(_KEY)
+    return deps if isinstance(deps, SlackDeps) else None
+
+
+def deps_of(context: AsyncBoltContext) -> SlackDeps:
+    """The dependencies the providing middleware put into the context."""
+    deps = found_deps(context)
+    assert deps is not None, "the providing middleware runs before every listener"
+    return deps

@@ -1,0 +1,130 @@
+"""Slash commands, acked at once: /giris and a bare /yaz open modals, the core runs the rest."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncRespond
+from slack_bolt.context.async_context import AsyncBoltContext
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.core.dialogs.order import OrderChoices
+from bot.core.errors import NotLoggedIn
+from bot.core.events import Command, Origin
+from bot.core.screens import Screen, Send
+from bot.slack.context import SlackDeps, deps_of
+from bot.slack.modals import ModalOrigin, loading_view, login_view, order_view, screen_view
+from bot.slack.origins import origin
+from bot.slack.render import unescape
+from bot.slack.replies import Replies
+
+__all__ = ["FORM_PATIENCE", "log_in", "order", "register", "run_command"]
+
+LOGIN_COMMAND, ORDER_COMMAND = "giris", "yaz"
+# A trigger id lasts three seconds: choices slower than this wait behind a loading modal.
+FORM_PATIENCE = 1.5
+
+
+def _name(command: dict[str, Any]) -> str:
+    return str(command["command"]).removeprefix("/").lower()
+
+
+def _args(command: dict[str, Any]) -> str:
+    return unescape(str(command.get("text") or "")).strip()
+
+
+def _origin(command: dict[str, Any]) -> Origin:
+    return origin(
+        team_id=str(command.get("team_id") or ""),
+        user_id=str(command["user_id"]),
+        channel_id=str(command["channel_id"]),
+    )
+
+
+def _modal_origin(command: dict[str, Any]) -> ModalOrigin:
+    return ModalOrigin(str(command["channel_id"]), str(command["response_url"]))
+
+
+async def _answer(deps: SlackDeps, where: Origin, respond: AsyncRespond, event: Command) -> None:
+    effects = await deps.conversations.handle(where, event)
+    await Replies(respond, deps.messenger, where.chat).perform(effects)
+
+
+async def run_command(
+    ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond, context: AsyncBoltContext
+) -> None:
+    """Acknowledge, then run the command in the core and show its answer to the user alone."""
+    await ack()
+    await _answer(
+        deps_of(context), _origin(command), respond, Command(_name(command), _args(command))
+    )
+
+
+async def log_in(
+    ack: AsyncAck, command: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext
+) -> None:
+    """Open the login modal, the e-mail typed after /giris filled in; anything else is ignored."""
+    await ack()
+    first = _args(command).partition(" ")[0]
+    view = login_view(
+        deps_of(context).slack_texts, _modal_origin(command), email=first if "@" in first else ""
+    )
+    await client.views_open(trigger_id=command["trigger_id"], view=view)
+
+
+async def order(
+    ack: AsyncAck,
+    command: dict[str, Any],
+    client: AsyncWebClient,
+    respond: AsyncRespond,
+    context: AsyncBoltContext,
+) -> None:
+    """With a title, on to the tone buttons; without, the order form (or the need to log in)."""
+    await ack()
+    deps, where = deps_of(context), _origin(command)
+    if _args(command):
+        await _answer(deps, where, respond, Command(ORDER_COMMAND, _args(command)))
+        return
+    choosing = asyncio.ensure_future(deps.conversations.order_choices(where))
+    done, _ = await asyncio.wait({choosing}, timeout=FORM_PATIENCE)
+    if not done:
+        await _form_later(client, deps, command, choosing)
+        return
+    try:
+        choices = choosing.result()
+    except NotLoggedIn:
+        await _answer(deps, where, respond, Command(ORDER_COMMAND))
+        return
+    view = order_view(deps.slack_texts, choices, _modal_origin(command))
+    await client.views_open(trigger_id=command["trigger_id"], view=view)
+
+
+async def _form_later(
+    client: AsyncWebClient,
+    deps: SlackDeps,
+    command: dict[str, Any],
+    choosing: asyncio.Future[OrderChoices],
+) -> None:
+    """Hold the trigger with a loading modal, then put the form (or the core's answer) in it."""
+    texts, modal_origin = deps.slack_texts, _modal_origin(command)
+    opened = await client.views_open(
+        trigger_id=command["trigger_id"], view=loading_view(texts, modal_origin)
+    )
+    try:
+        view = order_view(texts, await choosing, modal_origin)
+    except NotLoggedIn:
+        effects = await deps.conversations.handle(_origin(command), Command(ORDER_COMMAND))
+        blocks = tuple(block for e in effects if isinstance(e, Send) for block in e.screen.blocks)
+        view = screen_view(texts, Screen(blocks), modal_origin)
+    shown = opened["view"]
+    await client.views_update(view_id=shown["id"], hash=shown["hash"], view=view)
+
+
+def register(app: AsyncApp) -> None:
+    """Route /giris and /yaz to their own listeners, and every other command to the core."""
+    app.command(f"/{LOGIN_COMMAND}")(log_in)
+    app.command(f"/{ORDER_COMMAND}")(order)
+    # Never /giris or /yaz, not even when their own listener failed: Bolt then tries the next.
+    app.command(re.compile(rf"^/(?!(?:{LOGIN_COMMAND}|{ORDER_COMMAND})$)"))(run_command)

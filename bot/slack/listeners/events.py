@@ -1,0 +1,57 @@
+"""Direct messages to the bot: a reply the dialog awaits (a title, a topic), or a hint."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
+
+from bot.core.events import Event, Text, Unsupported
+from bot.core.ports import perform
+from bot.core.richtext import paragraph
+from bot.core.screens import Screen
+from bot.slack.context import deps_of
+from bot.slack.ids import message_id
+from bot.slack.origins import origin
+from bot.slack.render import unescape
+
+__all__ = ["message", "register"]
+
+# Slack reports edits, deletions and joins as messages too; only these are the user's own.
+_FILE_SHARE = "file_share"
+
+
+def _event_of(event: dict[str, Any]) -> Event | None:
+    """What the user did, or None for what is not theirs to answer (bots, edits, joins)."""
+    if event.get("channel_type") != "im" or event.get("bot_id") or not event.get("user"):
+        return None
+    match event.get("subtype"):
+        case None:
+            text = unescape(str(event.get("text") or ""))
+            return Text(text, message_id(str(event["channel"]), str(event["ts"])))
+        case subtype if subtype == _FILE_SHARE:
+            return Unsupported()
+        case _:
+            return None
+
+
+async def message(event: dict[str, Any], body: dict[str, Any], context: AsyncBoltContext) -> None:
+    """Hand a DM to the core and post its answer in the DM."""
+    happened = _event_of(event)
+    if happened is None:
+        return
+    deps = deps_of(context)
+    sender = origin(
+        team_id=str(body.get("team_id") or event.get("team") or ""),
+        user_id=str(event["user"]),
+        channel_id=str(event["channel"]),
+    )
+    effects = await deps.conversations.handle(sender, happened)
+    for notice in await perform(deps.messenger, sender.chat, effects):
+        await deps.messenger.send(sender.chat, Screen((paragraph(notice.text),)))
+
+
+def register(app: AsyncApp) -> None:
+    """Route message events (the bot subscribes to its DMs only) to ``message``."""
+    app.event("message")(message)

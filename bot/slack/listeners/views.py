@@ -1,0 +1,79 @@
+"""Modal submissions: checked, acknowledged (which closes the modal), then handed to the core."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt.async_app import AsyncAck, AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
+from slack_bolt.context.respond.async_respond import AsyncRespond
+
+from bot.core.dialogs.order import title_problem
+from bot.core.events import LoginForm, OrderForm
+from bot.slack.context import SlackDeps, deps_of
+from bot.slack.modals import (
+    EMAIL,
+    LOGIN,
+    ORDER,
+    PASSWORD,
+    SIZE,
+    TITLE,
+    TONE,
+    ModalOrigin,
+    field,
+    selected,
+)
+from bot.slack.origins import interaction_origin
+from bot.slack.replies import Replies
+
+__all__ = ["login_submitted", "order_submitted", "register"]
+
+
+def _surely_not_email(text: str) -> bool:
+    """Only what cannot be an address; the service checks the rest."""
+    local, at, domain = text.rpartition("@")
+    return not (local and at and "." in domain) or any(char.isspace() for char in text)
+
+
+async def _answer(
+    deps: SlackDeps, body: dict[str, Any], view: dict[str, Any], event: LoginForm | OrderForm
+) -> None:
+    """Let the core answer, shown in the channel of the command that opened the modal."""
+    where = ModalOrigin.of(view)
+    asker = interaction_origin(body, where.channel_id)
+    effects = await deps.conversations.handle(asker, event)
+    respond = AsyncRespond(response_url=where.response_url)
+    await Replies(respond, deps.messenger, asker.chat).perform(effects)
+
+
+async def login_submitted(
+    ack: AsyncAck, body: dict[str, Any], view: dict[str, Any], context: AsyncBoltContext
+) -> None:
+    """Close the modal (or point at a surely wrong e-mail), then log in with the two fields."""
+    deps = deps_of(context)
+    email = field(view, EMAIL).strip()
+    if _surely_not_email(email):
+        await ack(response_action="errors", errors={EMAIL: deps.slack_texts.bad_email})
+        return
+    await ack()
+    await _answer(deps, body, view, LoginForm(email, field(view, PASSWORD)))
+
+
+async def order_submitted(
+    ack: AsyncAck, body: dict[str, Any], view: dict[str, Any], context: AsyncBoltContext
+) -> None:
+    """Close the modal (or say what is wrong with the title), then show the order's summary."""
+    deps = deps_of(context)
+    title = " ".join(field(view, TITLE).split())
+    problem = title_problem(deps.texts, title)
+    if problem:
+        await ack(response_action="errors", errors={TITLE: problem})
+        return
+    await ack()
+    await _answer(deps, body, view, OrderForm(title, selected(view, TONE), selected(view, SIZE)))
+
+
+def register(app: AsyncApp) -> None:
+    """Route each modal's submission to its listener."""
+    app.view(LOGIN)(login_submitted)
+    app.view(ORDER)(order_submitted)

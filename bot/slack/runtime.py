@@ -1,0 +1,97 @@
+"""Starts and stops the Slack app: Socket Mode with an app token, else HTTP on the shared app."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, MutableMapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+from slack_bolt.adapter.starlette.async_handler import AsyncSlackRequestHandler
+from slack_bolt.async_app import AsyncApp
+from slack_sdk.errors import SlackApiError
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from bot.config import ConfigError, Settings
+from bot.core.conversation import Conversations
+from bot.core.ports import Messenger
+from bot.slack.application import build_app
+from bot.slack.ids import PLATFORM
+
+__all__ = ["EVENTS_PATH", "SlackRuntime", "events_route", "running_slack"]
+
+EVENTS_PATH = "/slack/events"
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SlackRuntime:
+    """The app, the HTTP routes it needs served, and how it starts taking requests."""
+
+    app: AsyncApp
+    routes: list[Route] = field(default_factory=list)
+    socket_mode: AsyncSocketModeHandler | None = None
+
+    async def go_live(self) -> None:
+        """Start taking requests: connect Socket Mode, or (over HTTP) just say where they go."""
+        if self.socket_mode is None:
+            log.info("Slack app takes its requests at %s", EVENTS_PATH)
+            return
+        # slack_bolt's Socket Mode handler is not annotated.
+        await self.socket_mode.connect_async()  # type: ignore[no-untyped-call]
+        log.info("Slack app takes its requests over Socket Mode")
+
+
+def events_route(app: AsyncApp) -> Route:
+    """``POST /slack/events``: commands, interactions and events, signature-checked by Bolt."""
+    handler = AsyncSlackRequestHandler(app)
+
+    async def receive(request: Request) -> Response:
+        return await handler.handle(request)
+
+    return Route(EVENTS_PATH, receive, methods=["POST"])
+
+
+async def _introduce(app: AsyncApp) -> None:
+    """Check the bot token once at start, so a wrong one fails now and not at the first post."""
+    try:
+        me = await app.client.auth_test()
+    except SlackApiError as err:
+        raise ConfigError(f"SLACK_BOT_TOKEN was refused: {err.response.get('error')}") from None
+    log.info("Slack app @%s of team %s is ready", me.get("user"), me.get("team_id"))
+
+
+@asynccontextmanager
+async def running_slack(
+    settings: Settings, conversations: Conversations, messengers: MutableMapping[str, Messenger]
+) -> AsyncIterator[SlackRuntime]:
+    """Build the app for the block (``go_live`` lets requests in); its messenger serves delivery."""
+    settings.require("slack_bot_token")
+    assert settings.slack_bot_token is not None
+    app_token = settings.slack_app_token
+    if app_token is None:
+        # Socket Mode is signed by its connection; HTTP requests must carry Slack's signature.
+        settings.require("slack_signing_secret")
+    secret = settings.slack_signing_secret
+    app, messenger = build_app(
+        token=settings.slack_bot_token.get_secret_value(),
+        signing_secret=secret.get_secret_value() if secret else "",
+        api_url=settings.slack_api_url,
+        conversations=conversations,
+        language=settings.bot_language,
+    )
+    await _introduce(app)
+    socket_mode = (
+        None if app_token is None else AsyncSocketModeHandler(app, app_token.get_secret_value())
+    )
+    routes = [events_route(app)] if socket_mode is None else []
+    messengers[PLATFORM] = messenger
+    try:
+        yield SlackRuntime(app, routes, socket_mode)
+    finally:
+        messengers.pop(PLATFORM, None)
+        if socket_mode is not None:
+            await socket_mode.close_async()  # type: ignore[no-untyped-call]

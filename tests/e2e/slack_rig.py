@@ -1,0 +1,225 @@
+"""The Slack app started as users start it, against the fake Slack and the sandbox.
+
+Requests go to the app's ``/slack/events`` over loopback, signed as Slack signs them; what
+the app did is read back from the fake Slack.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bot.bootstrap import serve_chats
+from bot.config import Settings, load_settings
+from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox, running_sandbox
+from storage import generate_key
+from tests.e2e.fake_slack import FakeSlack
+
+TOKEN = "xoxb-1-fake-bot-token-for-tests"
+SECRET = "fake-slack-signing-secret"
+ALICE, BOB = "U1", "U2"
+CHANNEL, OUTSIDE = "C1", "C2"
+_START_TIMEOUT = 15.0
+
+Signed = tuple[bytes, dict[str, str]]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def text_of(message: dict[str, Any]) -> str:
+    """A message's fallback text and its sections' text together."""
+    sections = [block["text"]["text"] for block in message.get("blocks") or [] if block.get("text")]
+    return "\n".join([message.get("text") or "", *sections])
+
+
+def buttons_of(message: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """The message's buttons: label -> (action id, value)."""
+    return {
+        element["text"]["text"]: (element["action_id"], element["value"])
+        for block in message.get("blocks") or []
+        if block["type"] == "actions"
+        for element in block["elements"]
+    }
+
+
+def input_values(**fields: str | int) -> dict[str, Any]:
+    """A modal's ``state.values``: text for inputs, ints for the choice of a select."""
+    values: dict[str, Any] = {}
+    for block_id, value in fields.items():
+        if isinstance(value, int):
+            state = {"type": "static_select", "selected_option": {"value": str(value)}}
+        else:
+            state = {"type": "plain_text_input", "value": value}
+        values[block_id] = {"value": state}
+    return values
+
+
+@dataclass
+class SlackRig:
+    """A running Slack app, the fake Slack it talks to, and the sandbox behind it."""
+
+    slack: FakeSlack
+    sandbox: RunningSandbox
+    settings: Settings
+    http: httpx.AsyncClient
+    _stop: asyncio.Event = field(default_factory=asyncio.Event)
+    _task: asyncio.Task[None] | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.settings.port}"
+
+    async def start(self) -> None:
+        """Start the app and wait until its HTTP side answers."""
+        self._stop = asyncio.Event()
+        task = asyncio.create_task(serve_chats(self.settings, ("slack",), self._stop))
+        self._task = task
+        await until_serving(self.http, self.base_url, task)
+
+    async def stop(self) -> None:
+        """Stop the app the way SIGTERM does."""
+        self._stop.set()
+        if self._task is not None:
+            await asyncio.wait_for(self._task, timeout=15)
+
+    async def post(self, signed: Signed) -> httpx.Response:
+        """POST a signed request to the app's /slack/events."""
+        body, headers = signed
+        return await self.http.post(f"{self.base_url}/slack/events", content=body, headers=headers)
+
+    async def command(
+        self, name: str, text: str = "", *, user: str = ALICE, channel: str = CHANNEL
+    ) -> httpx.Response:
+        """Type a slash command; the app must acknowledge it."""
+        answer = await self.post(
+            self.slack.slash_command(name, text, user_id=user, channel_id=channel)
+        )
+        assert answer.status_code == 200, answer.text
+        return answer
+
+    def shown(self, user: str, text: str, since: int = 0) -> dict[str, Any] | None:
+        """The newest ephemeral message from index ``since`` on that contains ``text``."""
+        shown: list[dict[str, Any]] = self.slack.ephemerals(user)[since:]
+        return next((message for message in reversed(shown) if text in text_of(message)), None)
+
+    async def until(
+        self, user: str, text: str, *, since: int = 0, timeout: float = 10
+    ) -> dict[str, Any]:
+        """Wait for an ephemeral message (new or replaced) from ``since`` on with ``text``."""
+        await self.slack.wait_for(lambda: self.shown(user, text, since) is not None, timeout)
+        found = self.shown(user, text, since)
+        assert found is not None
+        return found
+
+    async def says(
+        self, name: str, text: str, expect: str, *, user: str = ALICE, channel: str = CHANNEL
+    ) -> dict[str, Any]:
+        """Type a command and wait for the ephemeral answer containing ``expect``."""
+        since = len(self.slack.ephemerals(user))
+        await self.command(name, text, user=user, channel=channel)
+        return await self.until(user, expect, since=since)
+
+    async def presses(
+        self, message: dict[str, Any], label: str, expect: str, *, user: str = ALICE
+    ) -> dict[str, Any]:
+        """Press a button of an ephemeral message; wait for it (or a newer one) to show `expect`."""
+        action_id, value = buttons_of(message)[label]
+        since = self.ephemeral_index(user, message)
+        signed = self.slack.block_action(
+            action_id, value, user_id=user, channel_id=message["channel"], message_ts=message["ts"]
+        )
+        answer = await self.post(signed)
+        assert answer.status_code == 200, answer.text
+        return await self.until(user, expect, since=since)
+
+    def ephemeral_index(self, user: str, message: dict[str, Any]) -> int:
+        shown = self.slack.ephemerals(user)
+        return next(i for i, m in enumerate(shown) if m["ts"] == message["ts"])
+
+    async def submits(self, callback_id: str, values: dict[str, Any], *, user: str = ALICE) -> Any:
+        """Submit the modal last opened for the user; returns the app's JSON answer, if any."""
+        answer = await self.post(self.slack.view_submission(callback_id, values, user_id=user))
+        assert answer.status_code == 200, answer.text
+        return answer.json() if answer.content else None
+
+    async def opened(self, callback_id: str, count: int = 1) -> dict[str, Any]:
+        """Wait until ``count`` modals with this callback id were opened; the last one's view."""
+        await self.slack.wait_for(
+            lambda: (
+                len([v for v in self.slack.views if v.view["callback_id"] == callback_id]) >= count
+            )
+        )
+        return [v for v in self.slack.views if v.view["callback_id"] == callback_id][-1].view
+
+    async def log_in(
+        self, user: str = ALICE, email: str = DEMO_EMAIL, password: str = DEMO_PASSWORD
+    ) -> dict[str, Any]:
+        """Log in through the /giris modal; returns the ephemeral answer."""
+        opened = len([v for v in self.slack.views if v.view["callback_id"] == "login"])
+        since = len(self.slack.ephemerals(user))
+        await self.command("/giris", user=user)
+        await self.opened("login", opened + 1)
+        values = {
+            "email": {"value": {"type": "email_text_input", "value": email}},
+            "password": {"value": {"type": "plain_text_input", "value": password}},
+        }
+        assert await self.submits("login", values, user=user) is None, "the modal closes"
+        return await self.until(user, "Giriş yapıldı", since=since)
+
+
+async def until_serving(http: httpx.AsyncClient, base_url: str, app: asyncio.Future[Any]) -> None:
+    """Wait until /health answers; fail at once if the app (a task or a process) ended instead."""
+    async with asyncio.timeout(_START_TIMEOUT):
+        while True:
+            if app.done():
+                raise AssertionError(f"the app ended while starting: {app.result()!r}")
+            try:
+                if (await http.get(f"{base_url}/health")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                # Not listening yet; the app binds its port a moment after it starts.
+                await asyncio.sleep(0.02)
+
+
+@asynccontextmanager
+async def slack_rig(
+    tmp_path: Path, *, speed: float = 60.0, **overrides: object
+) -> AsyncIterator[SlackRig]:
+    """The app on a free port, logged in nowhere yet; `speed` is the sandbox clock's."""
+    async with (
+        FakeSlack.running(bot_token=TOKEN, signing_secret=SECRET) as slack,
+        running_sandbox(speed=speed) as sandbox,
+        httpx.AsyncClient(timeout=10) as http,
+    ):
+        slack.add_channel(CHANNEL)
+        slack.add_channel(OUTSIDE, member=False)
+        options: dict[str, object] = {
+            "_env_file": None,
+            "article_api_url": sandbox.url,
+            "database_url": f"sqlite:///{tmp_path / 'bot.db'}",
+            "token_encryption_key": generate_key(),
+            "slack_bot_token": TOKEN,
+            "slack_signing_secret": SECRET,
+            "slack_api_url": slack.api_url,
+            "poll_interval_seconds": 0.2,
+            "port": free_port(),
+        }
+        options.update(overrides)
+        rig = SlackRig(slack, sandbox, load_settings(**options), http)
+        await rig.start()
+        try:
+            yield rig
+        finally:
+            await rig.stop()

@@ -1,0 +1,392 @@
+"""The Slack app end to end: signed requests to /slack/events, a fake Slack Web API, the sandbox."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from bot.bootstrap import serve_chats
+from bot.config import ConfigError, load_settings
+from bot.sandbox import DEMO_PASSWORD, running_sandbox
+from bot.slack.render import unescape
+from storage import generate_key
+from tests.e2e.fake_slack import FakeSlack
+from tests.e2e.slack_rig import (
+    ALICE,
+    CHANNEL,
+    OUTSIDE,
+    SECRET,
+    TOKEN,
+    SlackRig,
+    buttons_of,
+    free_port,
+    input_values,
+    slack_rig,
+    text_of,
+    until_serving,
+)
+
+TITLE = "Yapay zekâ ile içerik üretimi"
+SHORT = "Kısa · 300-500 kelime · 15,00 TL"
+MEDIUM = "Orta · 800-1200 kelime · 25,00 TL"
+VERY_LONG = "Çok Uzun · 2500+ kelime · 50,00 TL"
+
+
+@pytest.fixture
+async def rig(tmp_path: Path) -> AsyncIterator[SlackRig]:
+    async with slack_rig(tmp_path) as running:
+        yield running
+
+
+def dm_message(rig: SlackRig, text: str, ts: str = "1700000000.000100") -> dict[str, Any]:
+    channel = rig.slack.dm_channel(ALICE)
+    return {
+        "type": "message",
+        "channel_type": "im",
+        "channel": channel,
+        "user": ALICE,
+        "text": text,
+        "ts": ts,
+    }
+
+
+def assert_valid_message(message: dict[str, Any]) -> None:
+    """Within Slack's limits: 50 blocks, 3,000 characters a section, 12,000 in all."""
+    sections = [b["text"]["text"] for b in message.get("blocks") or [] if b["type"] == "section"]
+    assert len(message.get("blocks") or []) <= 50
+    assert all(len(text) <= 3000 for text in sections)
+    assert sum(map(len, sections)) <= 12_000
+
+
+async def channel_post(rig: SlackRig, channel: str) -> dict[str, Any]:
+    """The one top-level post of an order in a channel."""
+    [post] = await rig.slack.wait_for(lambda: rig.slack.messages(channel))
+    return post
+
+
+async def delivered(rig: SlackRig, channel: str, post: dict[str, Any]) -> list[dict[str, Any]]:
+    """Wait for the article's file in the post's thread; the thread's text messages."""
+    await rig.slack.wait_for(lambda: rig.slack.files, timeout=15)
+    await rig.slack.wait_for(
+        lambda: "Makaleniz hazır" in text_of(rig.slack.messages(channel)[0]), timeout=15
+    )
+    [file] = rig.slack.files
+    assert (file.channel_id, file.thread_ts) == (channel, post["ts"])
+    return [m for m in rig.slack.messages(channel, post["ts"]) if not m.get("files")]
+
+
+async def test_every_command_answers_the_user_alone(
+    rig: SlackRig, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    help_screen = await rig.says("/yardim", "", "giriş yapmadınız")
+    assert "• */yaz* — Yeni makale sipariş et" in text_of(help_screen)
+    await rig.says("/bakiye", "", "Önce giriş")
+    await rig.says("/yaz", "", "Önce giriş")
+    assert rig.slack.views == [], "no order form before login"
+
+    await rig.command("/giris", "demo@example.com")
+    modal = await rig.opened("login")
+    email = next(block for block in modal["blocks"] if block["block_id"] == "email")
+    assert email["element"]["initial_value"] == "demo@example.com"
+    refused = await rig.submits(
+        "login", input_values(email="demo-at-example", password=DEMO_PASSWORD)
+    )
+    assert refused["response_action"] == "errors"
+    assert set(refused["errors"]) == {"email"}
+    welcome = await rig.log_in()
+    assert "Giriş yapıldı. Bakiyeniz: 500,00 TL" in text_of(welcome)
+    recorded = json.dumps(
+        [c.params for c in rig.slack.calls] + [c.response for c in rig.slack.calls]
+    )
+    recorded += json.dumps([post.body for post in rig.slack.responses])
+    assert DEMO_PASSWORD not in recorded
+    logged = "\n".join(f"{r.getMessage()} {r.exc_text or ''}" for r in caplog.records)
+    assert DEMO_PASSWORD not in logged
+
+    await rig.says("/bakiye", "", "Bakiyeniz: 500,00 TL")
+    await rig.says("/makalelerim", "", "Henüz makaleniz yok")
+    await rig.says("/konu", "Yapay zeka trendleri", "Konu eklendi: Yapay zeka trendleri")
+    await rig.says("/konu", "", "konuyu yazın")
+    answer = await rig.post(rig.slack.event(dm_message(rig, "Sürdürülebilir moda &amp; tasarım")))
+    assert answer.status_code == 200
+    dm = rig.slack.dm_channel(ALICE)
+    await rig.slack.wait_for(
+        lambda: any("Konu eklendi" in m["text"] for m in rig.slack.messages(dm))
+    )
+    assert rig.sandbox.state.topics == ["Yapay zeka trendleri", "Sürdürülebilir moda & tasarım"]
+
+    titles = "Birinci makalenin başlığı\nİkinci makalenin başlığı"
+    bulk = await rig.says("/toplu", titles, "Yazım tonunu seçin")
+    assert "• İkinci makalenin başlığı" in text_of(bulk)
+    await rig.says("/iptal", "", "İptal edildi")
+
+    languages = await rig.says("/dil", "", "Dil seçin")
+    english = await rig.presses(languages, "English", "Language: English")
+    assert english["ts"] == languages["ts"], "the pressed message is replaced"
+    await rig.says("/bakiye", "", "Your balance: 500,00 TL")
+    await rig.says("/dil", "tr", "Dil: Türkçe")
+    await rig.says("/cikis", "", "Çıkış yapıldı")
+    await rig.says("/bilinmeyen", "", "Bu komutu tanımıyorum")
+    assert rig.slack.messages(CHANNEL) == [], "the dialog is never posted in the channel"
+
+
+async def test_the_order_form_posts_the_order_in_the_channel_and_the_article_in_its_thread(
+    rig: SlackRig,
+) -> None:
+    await rig.log_in()
+    since = len(rig.slack.ephemerals(ALICE))
+    await rig.command("/yaz")
+    form = await rig.opened("order")
+    options = {
+        block["block_id"]: [o["text"]["text"] for o in block["element"]["options"]]
+        for block in form["blocks"]
+        if block["type"] == "input" and block["element"]["type"] == "static_select"
+    }
+    assert options["tone"][:2] == ["Profesyonel", "Samimi"]
+    assert options["size"][:2] == [SHORT, MEDIUM]
+
+    too_short = await rig.submits("order", input_values(title="Kısa", tone=1, size=2))
+    assert too_short["response_action"] == "errors"
+    assert "en az 10 karakter" in too_short["errors"]["title"]
+    title = "<!here> & SEO: yapay zekâ rehberi"
+    assert await rig.submits("order", input_values(title=title, tone=2, size=2)) is None
+    summary = await rig.until(ALICE, "Bakiyeniz: 500,00 TL", since=since)
+    assert "Ücret: 25,00 TL" in text_of(summary)
+    assert set(buttons_of(summary)) == {"Onayla", "İptal"}
+
+    # A rate-limited post is retried after Retry-After, not dropped.
+    rig.slack.fail_next("chat.postMessage", status=429, retry_after=1)
+    receipt = await rig.presses(summary, "Onayla", "Siparişiniz alındı")
+    assert receipt["ts"] == summary["ts"]
+    assert buttons_of(receipt) == {}
+    post = await channel_post(rig, CHANNEL)
+    assert [c.status for c in rig.slack.calls_to("chat.postMessage")][:2] == [429, 200]
+    assert post["text"].startswith(f"<@{ALICE}> Hazırlanıyor")
+    assert "<!here>" not in text_of(post)
+    assert "&lt;!here&gt; &amp; SEO" in text_of(post)
+
+    rig.sandbox.state.clock.advance(600)
+    parts = await delivered(rig, CHANNEL, post)
+    assert parts
+    for part in parts:
+        assert_valid_message(part)
+        assert "<!here>" not in text_of(part)
+    [file] = rig.slack.files
+    assert file.filename.endswith(".md")
+    assert len(file.content or b"") > 500
+    assert rig.sandbox.state.create_count == 1
+
+    # Opened again from the list: the text for the user alone, the file in their DM.
+    listing = await rig.says("/makalelerim", "", "— Hazır")
+    since = len(rig.slack.ephemerals(ALICE))
+    action_id, value = buttons_of(listing)["Aç 1"]
+    pressed = rig.slack.block_action(
+        action_id, value, user_id=ALICE, channel_id=CHANNEL, message_ts=listing["ts"]
+    )
+    assert (await rig.post(pressed)).status_code == 200
+    reopened = await rig.until(ALICE, "yapay zekâ rehberi", since=since)
+    assert unescape(parts[0]["text"]) in unescape(reopened["text"])
+    await rig.slack.wait_for(lambda: len(rig.slack.files) == 2)
+    again = rig.slack.files[1]
+    assert (again.channel_id, again.thread_ts) == (rig.slack.dm_channel(ALICE), None)
+    assert again.content == file.content
+
+
+async def test_a_long_article_is_split_under_slacks_block_limits(tmp_path: Path) -> None:
+    # A fast sandbox clock: the bot waits for the size's estimate before it polls.
+    async with slack_rig(tmp_path, speed=600.0) as rig:
+        await rig.log_in()
+        tones = await rig.says("/yaz", TITLE, "Yazım tonunu seçin")
+        sizes = await rig.presses(tones, "Profesyonel", "Makale boyutunu seçin")
+        assert sizes["ts"] == tones["ts"], "the same ephemeral message is replaced step by step"
+        summary = await rig.presses(sizes, VERY_LONG, "Bakiyeniz")
+        await rig.presses(summary, "Onayla", "Siparişiniz alındı")
+        post = await channel_post(rig, CHANNEL)
+
+        rig.sandbox.state.clock.advance(3000)
+        parts = await delivered(rig, CHANNEL, post)
+        content = (rig.slack.files[0].content or b"").decode()
+        assert len(content) > 12_000
+        assert len(parts) >= 2
+        for part in parts:
+            assert_valid_message(part)
+        text = unescape("\n".join(part["text"] for part in parts))
+        for line in content.splitlines():
+            words = line.lstrip("#- ").strip()
+            if words:
+                assert words in text, f"missing from the messages: {words[:60]}"
+
+
+async def test_commands_are_acknowledged_within_three_seconds_of_a_slow_upstream(
+    rig: SlackRig,
+) -> None:
+    await rig.log_in()
+    # Choices slower than a trigger id lasts: a loading modal first, the form put in later.
+    rig.sandbox.state.faults.latency = 1.2
+    started = time.monotonic()
+    await rig.command("/yaz")
+    assert time.monotonic() - started < 3.0
+    loading = await rig.opened("order")
+    assert not [block for block in loading["blocks"] if block["type"] == "input"]
+    await rig.slack.wait_for(
+        lambda: any(block["type"] == "input" for block in rig.slack.views[-1].view["blocks"])
+    )
+
+    rig.sandbox.state.faults.latency = 4
+    since = len(rig.slack.ephemerals(ALICE))
+    started = time.monotonic()
+    await rig.command("/bakiye")
+    assert time.monotonic() - started < 3.0
+    await rig.until(ALICE, "Bakiyeniz: 500,00 TL", since=since, timeout=15)
+
+
+async def test_a_request_with_a_bad_signature_is_refused_and_does_nothing(
+    rig: SlackRig, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    body, headers = rig.slack.slash_command("/yardim", user_id=ALICE, channel_id=CHANNEL)
+    forged = await rig.post((body, {**headers, "X-Slack-Signature": "v0=" + "0" * 64}))
+    tampered = await rig.post((body.replace(b"yardim", b"bakiye"), headers))
+    login = input_values(email="demo@example.com", password=DEMO_PASSWORD)
+    login_body, _ = rig.slack.view_submission("login", login, user_id=ALICE)
+    stale = await rig.post((login_body, rig.slack.sign(login_body, int(time.time()) - 600)))
+    assert (forged.status_code, tampered.status_code, stale.status_code) == (401, 401, 401)
+    await rig.says("/yardim", "", "/makalelerim")
+    assert len(rig.slack.ephemerals(ALICE)) == 1, "only the signed request was answered"
+    assert rig.slack.responses[0].body["text"].startswith("Makale Bot")
+    assert rig.sandbox.state.request_log == [], "the refused login never reached the service"
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert "refused a request without a valid Slack signature" in logged
+    assert DEMO_PASSWORD not in logged
+
+
+async def test_a_replayed_request_has_one_effect(rig: SlackRig) -> None:
+    command = rig.slack.slash_command("/yardim", user_id=ALICE, channel_id=CHANNEL)
+    event = rig.slack.event(dm_message(rig, "merhaba"))
+    answers = [await rig.post(signed) for signed in (command, command, event, event)]
+    assert [answer.status_code for answer in answers] == [200] * 4
+    dm = rig.slack.dm_channel(ALICE)
+    await rig.until(ALICE, "/makalelerim")
+    await rig.slack.wait_for(lambda: rig.slack.messages(dm))
+    # A fresh request of each kind is answered; by then a replay would have been, too.
+    await rig.says("/yardim", "", "/makalelerim", channel=OUTSIDE)
+    await rig.post(rig.slack.event(dm_message(rig, "selam", ts="1700000000.000200")))
+    await rig.slack.wait_for(lambda: len(rig.slack.messages(dm)) == 2)
+    assert len(rig.slack.ephemerals(ALICE)) == 2
+    assert all("anlamadım" in m["text"] for m in rig.slack.messages(dm))
+
+
+async def test_where_the_bot_is_no_member_the_order_goes_to_the_users_dm(rig: SlackRig) -> None:
+    await rig.log_in()
+    tones = await rig.says("/yaz", TITLE, "Yazım tonunu seçin", channel=OUTSIDE)
+    sizes = await rig.presses(tones, "Samimi", "Makale boyutunu seçin")
+    summary = await rig.presses(sizes, SHORT, "Bakiyeniz")
+    await rig.presses(summary, "Onayla", "Siparişiniz alındı")
+    dm = rig.slack.dm_channel(ALICE)
+    post = await channel_post(rig, dm)
+    note = post["blocks"][0]
+    assert note["type"] == "context"
+    assert note["elements"][0]["text"].startswith(f"<#{OUTSIDE}> kanalına yazamadığım")
+    assert "Hazırlanıyor" in text_of(post)
+
+    rig.sandbox.state.clock.advance(600)
+    parts = await delivered(rig, dm, post)
+    assert TITLE in text_of(parts[0])
+    assert rig.slack.messages(OUTSIDE) == []
+
+
+async def test_a_failing_listener_is_logged_and_the_user_told(
+    rig: SlackRig, caplog: pytest.LogCaptureFixture
+) -> None:
+    rig.slack.fail_next("chat.postMessage", error="internal_error")
+    assert (await rig.post(rig.slack.event(dm_message(rig, "merhaba")))).status_code == 200
+    dm = rig.slack.dm_channel(ALICE)
+    [told] = await rig.slack.wait_for(lambda: rig.slack.messages(dm))
+    assert told["text"] == "Bir şeyler ters gitti. Lütfen yeniden deneyin."
+    [failure] = [r for r in caplog.records if r.getMessage() == "a Slack request failed"]
+    assert failure.exc_info is not None
+    assert "internal_error" in str(failure.exc_info[1])
+
+
+async def test_a_refused_token_or_a_missing_signing_secret_stops_the_start(
+    tmp_path: Path,
+) -> None:
+    async with (
+        FakeSlack.running(bot_token=TOKEN, signing_secret=SECRET) as slack,
+        running_sandbox() as sandbox,
+    ):
+        settings = load_settings(
+            _env_file=None,
+            article_api_url=sandbox.url,
+            database_url=f"sqlite:///{tmp_path / 'bot.db'}",
+            token_encryption_key=generate_key(),
+            slack_bot_token="xoxb-1-not-the-bot-token",
+            slack_signing_secret=SECRET,
+            slack_api_url=slack.api_url,
+            port=free_port(),
+        )
+        with pytest.raises(ConfigError, match="SLACK_BOT_TOKEN was refused: invalid_auth"):
+            await serve_chats(settings, ("slack",), asyncio.Event())
+        unsigned = settings.model_copy(update={"slack_signing_secret": None})
+        with pytest.raises(ConfigError, match="SLACK_SIGNING_SECRET"):
+            await serve_chats(unsigned, ("slack",), asyncio.Event())
+
+
+async def test_python_m_bot_slack_answers_signed_requests_and_stops_on_sigterm(
+    tmp_path: Path,
+) -> None:
+    async with (
+        FakeSlack.running(bot_token=TOKEN, signing_secret=SECRET) as slack,
+        httpx.AsyncClient(timeout=10) as http,
+    ):
+        port = free_port()
+        env = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
+        env.update(
+            {
+                "SLACK_BOT_TOKEN": TOKEN,
+                "SLACK_SIGNING_SECRET": SECRET,
+                "SLACK_API_URL": slack.api_url,
+                "PORT": str(port),
+                "PYTHONUNBUFFERED": "1",
+            }
+        )
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            "slack",
+            "--sandbox",
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            await until_serving(
+                http, f"http://127.0.0.1:{port}", asyncio.ensure_future(process.wait())
+            )
+            body, headers = slack.slash_command("/yardim", user_id=ALICE, channel_id=CHANNEL)
+            answer = await http.post(
+                f"http://127.0.0.1:{port}/slack/events", content=body, headers=headers
+            )
+            assert answer.status_code == 200
+            await slack.wait_for(lambda: slack.ephemerals(ALICE), 30)
+        finally:
+            process.send_signal(signal.SIGTERM)
+            _, stderr = await asyncio.wait_for(process.communicate(), 30)
+        assert process.returncode == 0, stderr.decode()
+        assert TOKEN not in stderr.decode()
+        assert "/makalelerim" in slack.ephemerals(ALICE)[0]["text"]
