@@ -89,7 +89,7 @@ async def main(users: int, rounds: int) -> None:
                 database_url=f"sqlite:///{Path(folder) / 'bench.db'}",
                 token_encryption_key=generate_key(),
             )
-            async with running_bot(settings, start_scheduler=False) as bot:
+            async with running_bot(settings) as bot:
                 bot.messengers["bench"] = _NullMessenger()
                 timings: dict[str, list[float]] = defaultdict(list)
                 started = time.perf_counter()

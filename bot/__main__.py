@@ -50,6 +50,7 @@ async def _shell(settings: Settings, args: argparse.Namespace) -> None:
     async with _upstream(settings, args.sandbox, args.speed) as local, running_bot(local) as bot:
         messenger = ShellMessenger(console, local.data_dir / "articles")
         bot.messengers[SHELL] = messenger
+        bot.start_delivery()
         lines = PromptLines() if interactive else PipedLines(console)
         chat = ShellChat(bot.conversations, messenger, lines, user=getpass.getuser())
         if interactive:

@@ -55,6 +55,14 @@ class Bot:
     messengers: dict[str, Messenger]
     scheduler: AsyncIOScheduler
 
+    def start_delivery(self) -> None:
+        """Start the poller, once every messenger of this process is registered.
+
+        Its first round reconciles orders left open at the last stop, and tells their
+        users: a round before the chats are registered would have no one to tell.
+        """
+        self.scheduler.start()
+
 
 def _encryption_keys(settings: Settings) -> str:
     if settings.token_encryption_key is not None:
@@ -72,6 +80,11 @@ def _encryption_keys(settings: Settings) -> str:
     return key
 
 
+def _stop_scheduler(scheduler: AsyncIOScheduler) -> None:
+    if scheduler.running:
+        scheduler.shutdown(wait=False)
+
+
 @asynccontextmanager
 async def running_bot(
     settings: Settings,
@@ -79,7 +92,6 @@ async def running_bot(
     clock: Clock | None = None,
     http: httpx.AsyncClient | None = None,
     owner: str | None = None,
-    start_scheduler: bool = True,
 ) -> AsyncIterator[Bot]:
     """Open the database (migrated), the upstream client and the poller; close them after."""
     settings.require("article_api_url")
@@ -126,9 +138,7 @@ async def running_bot(
         scheduler = AsyncIOScheduler()
         schedule_polling(scheduler, delivery, timedelta(seconds=settings.poll_interval_seconds))
         schedule_housekeeping(scheduler, db, clock)
-        if start_scheduler:
-            scheduler.start()
-            stack.callback(scheduler.shutdown, wait=False)
+        stack.callback(_stop_scheduler, scheduler)
         yield Bot(settings, Conversations(services), delivery, messengers, scheduler)
 
 
@@ -188,4 +198,5 @@ async def serve_chats(settings: Settings, platforms: tuple[str, ...], stop: asyn
         # Only now that the routes are served may the platforms send updates.
         for runtime in runtimes:
             await runtime.go_live()
+        bot.start_delivery()
         await stop.wait()

@@ -46,7 +46,8 @@ class Settings(BaseSettings):
 
     # Storage.
     data_dir: Path = Path("data")
-    database_url: str | None = None
+    # A PostgreSQL URL carries its password, so it is kept out of reprs like the other secrets.
+    database_url: SecretStr | None = None
     token_encryption_key: SecretStr | None = None
 
     # Delivery.
@@ -90,7 +91,7 @@ class Settings(BaseSettings):
     @classmethod
     def _https_unless_loopback(cls, value: str | None) -> str | None:
         # Tokens travel in every request, so plain HTTP is only for this machine.
-        if value and value.startswith("http://") and not is_loopback_url(value):
+        if value and urlsplit(value).scheme == "http" and not is_loopback_url(value):
             raise ValueError("must use https:// (http:// only for a loopback address)")
         return value.rstrip("/") if value else value
 
@@ -98,7 +99,7 @@ class Settings(BaseSettings):
     @classmethod
     def _https_webhook(cls, value: str | None) -> str | None:
         # Telegram posts only to HTTPS; the TLS usually ends at the host's router.
-        if value and not value.startswith("https://"):
+        if value and urlsplit(value).scheme != "https":
             raise ValueError("must be an https:// URL (Telegram posts to HTTPS only)")
         return value
 
@@ -121,7 +122,9 @@ class Settings(BaseSettings):
     @property
     def effective_database_url(self) -> str:
         """``DATABASE_URL``, else a SQLite file under the data directory."""
-        return self.database_url or f"sqlite:///{self.data_dir / 'makale.db'}"
+        if self.database_url is not None:
+            return self.database_url.get_secret_value()
+        return f"sqlite:///{self.data_dir / 'makale.db'}"
 
     def require(self, *names: str) -> None:
         """Fail with the variables' names when any of these settings is unset."""

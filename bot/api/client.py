@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import json
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -78,9 +77,11 @@ _NOT_SENT = (
     httpx.ProxyError,
     httpx.UnsupportedProtocol,
 )
-# Statuses that say the service did not act on the request, so a paid call cost nothing.
-_NOT_DONE = {408, 503}
-_UNREADABLE_BODY = (json.JSONDecodeError, UnicodeDecodeError)
+# A request timeout is the only status that says the request was never acted on; a 503 may
+# come from a proxy after the service committed the charge, so for a paid call it is unknown.
+_NOT_DONE = 408
+# Bad JSON, bad UTF-8 and integers too long to convert are ValueErrors; deep nesting recurses.
+_UNREADABLE_BODY = (ValueError, RecursionError)
 # Backoff between read attempts, in seconds; stamina adds jitter on top.
 _READ_WAIT_INITIAL = 0.2
 _READ_WAIT_MAX = 2.0
@@ -246,8 +247,8 @@ def _api_error(err: Exception, operation: _Operation) -> ArticleApiError:
     status = err.response.status_code
     body = _error_body(err.response)
     text = f"{operation.name}: {status} {body.message or body.error or err.response.reason_phrase}"
-    if status >= 500 or status in _NOT_DONE:
-        if paid and status not in _NOT_DONE:
+    if status >= 500 or status == _NOT_DONE:
+        if paid and status != _NOT_DONE:
             return OutcomeUnknown(f"{text}; it may have been charged", status=status)
         return ServiceUnavailable(text, status=status)
     if status == 429:

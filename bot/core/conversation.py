@@ -37,8 +37,10 @@ from bot.core.events import (
     UserKey,
 )
 from bot.core.screens import Effect
+from bot.core.texts import LANGUAGES
 from bot.core.turn import CoreServices, Turn
 from storage import bookkeeping, jobs, users
+from storage.drafts import DraftNotEditable
 from storage.models import Awaiting, ChatUser, JobStatus
 
 __all__ = ["COMMANDS", "Conversations", "OrderChoices"]
@@ -60,6 +62,8 @@ class Conversations:
         turn = Turn(self.services, origin, await self._user(origin))
         try:
             await _dispatch(turn, event)
+        except DraftNotEditable:
+            turn.notice(turn.texts.stale_button)
         except SessionExpired:
             turn.say(turn.texts.session_expired)
         except (NotLoggedIn, TokenRejected):
@@ -73,6 +77,11 @@ class Conversations:
         except ArticleApiError as err:
             log.warning("upstream answered %s: %s", type(err).__name__, err)
             turn.say(turn.texts.service_confused)
+        except Exception:
+            # The one boundary of every dialog: the effects so far (a password's deletion among
+            # them) must still be carried out, and the user told, whatever went wrong.
+            log.exception("a %s event of chat user %s failed", type(event).__name__, turn.user_id)
+            turn.say(turn.texts.something_broke)
         return turn.effects
 
     async def order_choices(self, origin: Origin) -> OrderChoices:
@@ -96,11 +105,20 @@ class Conversations:
 
     async def _user(self, origin: Origin) -> ChatUser:
         key = origin.user
-        return await self.services.db.run(
-            lambda s: users.get_or_create_user(
-                s, platform=key.platform, workspace=key.workspace, external_id=key.external_id
+        hinted = (origin.language_hint or "")[:2].lower()
+
+        def load(session: Session) -> ChatUser:
+            user = users.get_or_create_user(
+                session, platform=key.platform, workspace=key.workspace, external_id=key.external_id
             )
-        )
+            if user.locale is None and hinted in LANGUAGES:
+                # Kept, so that delivery (which has no client to ask) speaks the same language.
+                assert user.id is not None
+                users.set_locale(session, user_id=user.id, locale=hinted)
+                user.locale = hinted
+            return user
+
+        return await self.services.db.run(load)
 
     async def first_time(self, source: str, update_id: str) -> bool:
         """Whether a platform update is new; a replayed one must have no effect."""

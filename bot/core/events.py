@@ -56,7 +56,8 @@ class Command:
     """A slash command: its name without the slash, the text after it, and its message."""
 
     name: str
-    args: str = ""
+    # "/giris e-mail password" carries a password.
+    args: str = field(default="", repr=False)
     message_id: str | None = None
 
 

@@ -17,11 +17,18 @@ PLATFORM = "shell"
 _CHAT = ChatAddress(PLATFORM, "terminal")
 
 
-def parse_line(line: str, choices: Choices, last_message_id: str | None) -> Event | None:
-    """The event a typed line means: a command, a choice, or plain text; None for a blank line."""
+def parse_line(
+    line: str, choices: Choices, last_message_id: str | None, *, secret: bool = False
+) -> Event | None:
+    """The event a typed line means: a command, a choice, or plain text; None for a blank line.
+
+    A secret (a password) is always plain text, whatever it looks like.
+    """
     text = line.strip()
     if not text:
         return None
+    if secret:
+        return Text(line, last_message_id)
     if text.startswith("/"):
         name, _, args = text[1:].partition(" ")
         return Command(name.lower(), args.strip())
@@ -56,7 +63,7 @@ class ShellChat:
         """Chat until the input ends, then wait (up to the timeout) for articles still coming."""
         await self.handle(Command("start"))
         while (line := await self._lines.read(secret=self._secret)) is not None:
-            event = parse_line(line, self._choices, self._last_message_id)
+            event = parse_line(line, self._choices, self._last_message_id, secret=self._secret)
             if event is not None:
                 await self.handle(event)
         await self._drain(patience)

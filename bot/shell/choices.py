@@ -28,7 +28,8 @@ class Choices:
     def pick(self, line: str) -> Button | None:
         """The button a typed line chooses: ``2``, ``profesyonel`` or ``ÇOK UZUN``; else None."""
         typed = line.strip()
-        if typed.isdigit():
+        # isdecimal, not isdigit: "²" is a digit that int() refuses.
+        if typed.isdecimal():
             index = int(typed) - 1
             return self.buttons[index] if 0 <= index < len(self.buttons) else None
         wanted = turkish.fold(typed)

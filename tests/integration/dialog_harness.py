@@ -135,7 +135,7 @@ async def harness(tmp_path: Path, **settings: object) -> AsyncIterator[Harness]:
             **settings,
         )
         clock = MovableClock()
-        async with running_bot(config, clock=clock, start_scheduler=False) as bot:
+        async with running_bot(config, clock=clock) as bot:
             messenger = RecordingMessenger()
             bot.messengers[PLATFORM] = messenger
             yield Harness(bot, sandbox, messenger, clock)

@@ -143,16 +143,28 @@ async def test_upstream_refusing_for_balance_is_reported_without_a_charge(h: Har
     assert h.sandbox.state.create_count == 0
 
 
-async def test_outage_keeps_the_draft_for_a_retry(h: Harness) -> None:
+async def test_a_refused_create_keeps_the_draft_for_a_retry(h: Harness) -> None:
+    chat = h.chat()
+    await chat.login()
+    await order_until_summary(chat)
+    h.sandbox.state.faults.fail_next(1, status=429)
+    refused = await chat.press("Onayla")
+    assert "çok yoğun" in texts(refused)
+    assert h.sandbox.state.create_count == 0
+    assert "Siparişiniz alındı" in texts(await chat.press("Onayla", refused[-1].screen))
+    assert h.sandbox.state.create_count == 1
+
+
+async def test_a_503_on_create_is_checked_not_offered_again(h: Harness) -> None:
     chat = h.chat()
     await chat.login()
     await order_until_summary(chat)
     h.sandbox.state.faults.fail_next(1, status=503)
-    refused = await chat.press("Onayla")
-    assert "ücret alınmadı" in texts(refused)
-    assert h.sandbox.state.create_count == 0
-    assert "Siparişiniz alındı" in texts(await chat.press("Onayla", refused[-1].screen))
-    assert h.sandbox.state.create_count == 1
+    answer = await chat.press("Onayla")
+    assert "kontrol ediyorum" in texts(answer)
+    assert labels(answer) == [], "no Onayla: the order may have been charged"
+    again = await chat.press("Onayla")
+    assert [e.text for e in again if isinstance(e, Notice)] == ["Bu sipariş zaten işlendi."]
 
 
 async def test_a_timed_out_create_is_not_resent(h: Harness) -> None:

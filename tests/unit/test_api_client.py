@@ -98,6 +98,13 @@ def raising(kind: type[httpx.TransportError]) -> Handler:
     return answer
 
 
+def raw_body(content: bytes) -> Handler:
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=content, headers={"Content-Type": "application/json"})
+
+    return answer
+
+
 def html_page(request: httpx.Request) -> httpx.Response:
     return httpx.Response(200, text="<html>Bakımdayız</html>")
 
@@ -342,11 +349,17 @@ FAILURES: list[tuple[str, Call, Handler, type[ArticleApiError]]] = [
     ("redirect", balance, error(302, Location="https://elsewhere.example/"),
      UnexpectedResponse),
     ("HTML instead of JSON", balance, html_page, UnexpectedResponse),
+    ("an integer too long to read", balance, raw_body(b'{"bakiye": ' + b"9" * 5000 + b"}"),
+     UnexpectedResponse),
+    ("nesting too deep to read", balance, raw_body(b"[" * 100_000 + b"]" * 100_000),
+     UnexpectedResponse),
     ("JSON without the fields", login, ok({"success": True}), UnexpectedResponse),
     # Paid calls: nothing sent means nothing charged; anything else may have been charged.
     ("connect error on create", create, raising(httpx.ConnectError), ServiceUnavailable),
     ("connect timeout on create", create, raising(httpx.ConnectTimeout), ServiceUnavailable),
-    ("503 on create", create, error(503), ServiceUnavailable),
+    ("408 on create", create, error(408), ServiceUnavailable),
+    # A proxy may answer 503 after the service committed the charge.
+    ("503 on create", create, error(503), OutcomeUnknown),
     ("read timeout on create", create, raising(httpx.ReadTimeout), OutcomeUnknown),
     ("write timeout on create", create, raising(httpx.WriteTimeout), OutcomeUnknown),
     ("connection dropped on create", create, raising(httpx.RemoteProtocolError),

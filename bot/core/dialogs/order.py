@@ -62,7 +62,8 @@ BULK_LIMIT = 20
 # What can go wrong while placing an order; each is settled by _order_failed.
 _Failure = ArticleApiError | NotLoggedIn
 _FAILURES = (ArticleApiError, NotLoggedIn)
-_OPEN_STEPS = frozenset({DraftStep.TITLE, DraftStep.TONE, DraftStep.SIZE, DraftStep.READY})
+_OPEN_STEPS = frozenset(drafts.OPEN_STEPS)
+_PLACED_STEPS = frozenset({DraftStep.SUBMITTED, DraftStep.DONE})
 
 
 def title_problem(texts: Texts, title: str) -> str | None:
@@ -219,7 +220,7 @@ async def _ask_tone(turn: Turn, draft: Draft, *, message_id: str | None) -> None
 def _tone_screen(texts: Texts, draft: Draft, tones: Sequence[Tone]) -> Screen:
     buttons = [Button(tone.name, PickTone(draft.id, tone.id).encode()) for tone in tones]
     rows = tuple(tuple(buttons[i : i + 2]) for i in range(0, len(buttons), 2))
-    cancel = (Button(texts.button_cancel, Abort(draft.id).encode()),)
+    cancel = (_cancel_button(texts, draft),)
     return Screen((*_order_heading(texts, draft), paragraph(texts.pick_tone)), (*rows, cancel))
 
 
@@ -229,7 +230,7 @@ def _size_screen(texts: Texts, draft: Draft, tone: Tone, sizes: Sequence[Size]) 
         (Button(_size_label(texts, size, count), PickSize(draft.id, size.id).encode()),)
         for size in sizes
     )
-    cancel = (Button(texts.button_cancel, Abort(draft.id).encode()),)
+    cancel = (_cancel_button(texts, draft),)
     blocks = (*_order_heading(texts, draft), paragraph(bold(f"{texts.summary_tone}: "), tone.name))
     return Screen((*blocks, paragraph(texts.pick_size)), (*rows, cancel))
 
@@ -247,14 +248,24 @@ def _title_count(draft: Draft) -> int:
     return len(draft.titles or []) if draft.kind is DraftKind.BULK else 1
 
 
-async def _pressed_draft(turn: Turn, draft_id: str, steps: frozenset[DraftStep]) -> Draft | None:
-    """The draft of a pressed button, if it is this user's and still at one of these steps."""
+def _cancel_button(texts: Texts, draft: Draft) -> Button:
+    return Button(texts.button_cancel, Abort(draft.id).encode())
+
+
+async def _pressed_draft(
+    turn: Turn, draft_id: str, steps: frozenset[DraftStep], *, once_placed: str | None = None
+) -> Draft | None:
+    """The draft of a pressed button if it is this user's and at one of these steps; else a notice.
+
+    ``once_placed`` is the notice for a draft already submitted, where that deserves its own.
+    """
     draft = await turn.store(lambda s: drafts.get_draft(s, draft_id=draft_id))
     if draft is not None and draft.chat_user_id != turn.user_id:
         turn.notice(turn.texts.not_your_button)
         return None
     if draft is None or draft.step not in steps:
-        turn.notice(turn.texts.stale_button)
+        placed = draft is not None and draft.step in _PLACED_STEPS
+        turn.notice(once_placed if placed and once_placed else turn.texts.stale_button)
         return None
     return draft
 
@@ -262,10 +273,11 @@ async def _pressed_draft(turn: Turn, draft_id: str, steps: frozenset[DraftStep])
 async def tone_picked(turn: Turn, action: PickTone, press: Press) -> None:
     """Store the tone and ask for the size."""
     draft = await _pressed_draft(turn, action.draft_id, _OPEN_STEPS - {DraftStep.TITLE})
+    if draft is None:
+        return
     tone = await turn.services.catalog.tone(turn.user_id, action.tone)
-    if draft is None or tone is None:
-        if draft is not None:
-            turn.notice(turn.texts.stale_button)
+    if tone is None:
+        turn.notice(turn.texts.stale_button)
         return
     draft.tone, draft.size, draft.cost, draft.step = tone.id, None, None, DraftStep.SIZE
     await _save(turn, draft)
@@ -278,11 +290,12 @@ async def size_picked(turn: Turn, action: PickSize, press: Press) -> None:
     draft = await _pressed_draft(
         turn, action.draft_id, frozenset({DraftStep.SIZE, DraftStep.READY})
     )
+    if draft is None:
+        return
     size = await turn.services.catalog.size(turn.user_id, action.size)
-    tone = await turn.services.catalog.tone(turn.user_id, draft.tone or 0) if draft else None
-    if draft is None or size is None or tone is None:
-        if draft is not None:
-            turn.notice(turn.texts.stale_button)
+    tone = await turn.services.catalog.tone(turn.user_id, draft.tone or 0)
+    if size is None or tone is None:
+        turn.notice(turn.texts.stale_button)
         return
     await _show_summary(turn, draft, tone, size, message_id=press.message_id)
 
@@ -303,7 +316,7 @@ async def _show_summary(
         paragraph(bold(f"{texts.summary_cost}: "), format_tl(draft.cost)),
         paragraph(bold(f"{texts.summary_balance}: "), format_tl(balance)),
     ]
-    cancel = Button(texts.button_cancel, Abort(draft.id).encode())
+    cancel = _cancel_button(texts, draft)
     if balance < draft.cost:
         # No purchase button: an order the balance cannot pay is refused before any charge.
         blocks.append(
@@ -315,21 +328,15 @@ async def _show_summary(
 
 
 def _purchase_row(texts: Texts, draft: Draft) -> tuple[Button, ...]:
-    return (
-        Button(texts.button_confirm, Confirm(draft.id).encode()),
-        Button(texts.button_cancel, Abort(draft.id).encode()),
-    )
+    return (Button(texts.button_confirm, Confirm(draft.id).encode()), _cancel_button(texts, draft))
 
 
 async def order_aborted(turn: Turn, action: Abort, press: Press) -> None:
     """Drop the draft unless it was already submitted."""
-    draft = await turn.store(lambda s: drafts.get_draft(s, draft_id=action.draft_id))
-    if draft is not None and draft.chat_user_id != turn.user_id:
-        turn.notice(turn.texts.not_your_button)
-        return
-    if draft is None or draft.step not in _OPEN_STEPS:
-        submitted = draft is not None and draft.step in {DraftStep.SUBMITTED, DraftStep.DONE}
-        turn.notice(turn.texts.order_cannot_cancel if submitted else turn.texts.stale_button)
+    draft = await _pressed_draft(
+        turn, action.draft_id, _OPEN_STEPS, once_placed=turn.texts.order_cannot_cancel
+    )
+    if draft is None:
         return
     await turn.store(lambda s: drafts.close_draft(s, draft_id=draft.id, step=DraftStep.CANCELLED))
     await turn.expect(None)
@@ -345,22 +352,15 @@ async def confirmed(turn: Turn, action: Confirm, press: Press) -> None:
         )
     )
     if draft is None:
-        await _explain_unclaimed(turn, action.draft_id)
+        # Someone else's, already placed, or stale: the same checks say which.
+        await _pressed_draft(
+            turn, action.draft_id, frozenset(), once_placed=turn.texts.order_already_handled
+        )
         return
     if draft.kind is DraftKind.BULK:
         await _place_bulk(turn, draft, press)
     else:
         await _place_single(turn, draft, press)
-
-
-async def _explain_unclaimed(turn: Turn, draft_id: str) -> None:
-    draft = await turn.store(lambda s: drafts.get_draft(s, draft_id=draft_id))
-    if draft is not None and draft.chat_user_id != turn.user_id:
-        turn.notice(turn.texts.not_your_button)
-    elif draft is not None and draft.step in {DraftStep.SUBMITTED, DraftStep.DONE}:
-        turn.notice(turn.texts.order_already_handled)
-    else:
-        turn.notice(turn.texts.stale_button)
 
 
 async def _place_single(turn: Turn, draft: Draft, press: Press) -> None:
@@ -387,10 +387,13 @@ async def _place_bulk(turn: Turn, draft: Draft, press: Press) -> None:
     api = turn.services.api
     titles = draft.titles or []
     items = [(title, draft.tone or 0, draft.size or 0) for title in titles]
+    failure: _Failure | None = None
     try:
         created = await turn.upstream(lambda token: api.bulk_create(token, items))
         placed = list(zip(titles, created, strict=False))
-        failure: _Failure | None = None
+        if len(created) != len(titles):
+            # The answer does not account for every title; the reconciler looks for the rest.
+            failure = OutcomeUnknown(f"bulk create answered {len(created)} of {len(titles)} jobs")
     except OperationMissing:
         # The bulk path is a guess; without it, the same order goes out one article at a time.
         placed, failure = await _place_one_by_one(turn, items)
@@ -400,7 +403,9 @@ async def _place_bulk(turn: Turn, draft: Draft, press: Press) -> None:
     if not placed and failure is not None:
         await _order_failed(turn, draft, press, failure)
         return
-    recorded = await _record_jobs(turn, draft, placed)
+    # Titles whose outcome is unknown keep the draft submitted, for the reconciler to find.
+    settled = failure is None or not _ambiguous(failure)
+    recorded = await _record_jobs(turn, draft, placed, settled=settled)
     total = sum((c.cost or Decimal(0) for _, c in placed), Decimal(0))
     if failure is None:
         text = turn.texts.bulk_placed.format(count=len(placed), cost=format_tl(total))
@@ -431,7 +436,7 @@ async def _place_one_by_one(
 
 
 async def _record_jobs(
-    turn: Turn, draft: Draft, placed: Sequence[tuple[str, CreatedJob]]
+    turn: Turn, draft: Draft, placed: Sequence[tuple[str, CreatedJob]], *, settled: bool = True
 ) -> list[Job]:
     now = turn.services.clock()
     chat = turn.origin.chat
@@ -455,14 +460,22 @@ async def _record_jobs(
                 created_at=now,
             )
             rows.append(jobs.add_job(session, job=job))
-        drafts.close_draft(session, draft_id=draft.id, step=DraftStep.DONE)
+        if settled:
+            drafts.close_draft(session, draft_id=draft.id, step=DraftStep.DONE)
         return rows
 
     return await turn.store(record)
 
 
+def _ambiguous(err: _Failure) -> bool:
+    """Whether the failed call may still have been charged."""
+    return isinstance(err, OutcomeUnknown | UnexpectedResponse)
+
+
 def _reason(turn: Turn, err: _Failure) -> str:
     texts = turn.texts
+    if _ambiguous(err):
+        return texts.order_outcome_unknown
     match err:
         case InsufficientBalance(required=required, current=current) if (
             required and current is not None
@@ -481,7 +494,7 @@ def _reason(turn: Turn, err: _Failure) -> str:
 async def _order_failed(turn: Turn, draft: Draft, press: Press, err: _Failure) -> None:
     """Settle the draft after a failed create: being reconciled, refused, or free to retry."""
     texts = turn.texts
-    if isinstance(err, OutcomeUnknown | UnexpectedResponse):
+    if _ambiguous(err):
         # It may have been charged: the reconciler finds the job or reports the order lost.
         turn.replace(press.message_id, text_screen(texts.order_outcome_unknown))
         return

@@ -1,0 +1,90 @@
+"""Secrets never reach a log line; settings name the variable that is wrong."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.config import ConfigError, load_settings
+from bot.logs import RedactingFormatter
+
+BOT_TOKEN = "123456789:AAEhBP0av18XgTcFy5_X0n-Q6QtQ5VqZ8k0"
+
+
+@pytest.mark.parametrize(
+    "secret_line",
+    [
+        f"POST https://api.telegram.org/bot{BOT_TOKEN}/sendMessage",
+        "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl",
+        "token xoxb-1234-5678-abcdefgh and xapp-1-A1-2-abc",
+        '{"refreshToken": "r-0123456789abcdef"}',
+        "password=Gizli12345",
+        "custom value hunter2hunter2 in a traceback",
+    ],
+)
+def test_redaction_masks_tokens_and_known_secrets(secret_line: str) -> None:
+    formatter = RedactingFormatter("%(message)s", secrets=["hunter2hunter2"])
+    record = logging.LogRecord("x", logging.INFO, __file__, 1, secret_line, None, None)
+    shown = formatter.format(record)
+    assert "***" in shown
+    for secret in (
+        BOT_TOKEN,
+        "eyJzdWIi",
+        "xoxb-1234",
+        "r-0123456789abcdef",
+        "Gizli12345",
+        "hunter2hunter2",
+    ):
+        assert secret not in shown
+
+
+def test_a_traceback_is_redacted_too() -> None:
+    formatter = RedactingFormatter("%(message)s", secrets=["hunter2hunter2"])
+    try:
+        raise RuntimeError("login failed for hunter2hunter2")
+    except RuntimeError:
+        record = logging.LogRecord("x", logging.ERROR, __file__, 1, "boom", None, None)
+        import sys
+
+        record.exc_info = sys.exc_info()
+    assert "hunter2hunter2" not in formatter.format(record)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "variable"),
+    [
+        ({"article_api_url": "http://api.example.com"}, "ARTICLE_API_URL"),
+        ({"article_api_url": "HTTP://api.example.com"}, "ARTICLE_API_URL"),
+        ({"article_api_url": "ftp://x"}, "ARTICLE_API_URL"),
+        ({"poll_interval_seconds": "0"}, "POLL_INTERVAL_SECONDS"),
+        ({"telegram_webhook_url": "http://bot.example.com/hook"}, "TELEGRAM_WEBHOOK_URL"),
+        ({"port": "99999"}, "PORT"),
+        ({"bot_language": "de"}, "BOT_LANGUAGE"),
+    ],
+)
+def test_a_bad_setting_is_named(overrides: dict[str, str], variable: str) -> None:
+    with pytest.raises(ConfigError, match=variable):
+        load_settings(_env_file=None, **overrides)
+
+
+def test_placeholder_secrets_are_refused() -> None:
+    with pytest.raises(ConfigError, match="TELEGRAM_BOT_TOKEN"):
+        load_settings(_env_file=None, telegram_bot_token="changeme")
+
+
+def test_missing_settings_are_named_together() -> None:
+    settings = load_settings(_env_file=None)
+    with pytest.raises(ConfigError, match="ARTICLE_API_URL, TELEGRAM_BOT_TOKEN"):
+        settings.require("article_api_url", "telegram_bot_token")
+
+
+def test_loopback_http_is_allowed_and_the_database_url_stays_secret() -> None:
+    settings = load_settings(
+        _env_file=None,
+        article_api_url="http://127.0.0.1:8081/",
+        database_url="postgresql://bot:s3cretpw@db.example.com/makale",
+    )
+    assert settings.article_api_url == "http://127.0.0.1:8081"
+    assert "s3cretpw" not in repr(settings)
+    assert settings.sqlite_path is None

@@ -1,0 +1,41 @@
+"""Typed lines in the terminal chat: commands, choices by number or name, secrets."""
+
+from __future__ import annotations
+
+from bot.core.events import Command, Press, Text
+from bot.core.screens import Button, Screen
+from bot.shell.chat import parse_line
+from bot.shell.choices import Choices
+from bot.shell.lines import masked
+
+SIZES = Choices.of(
+    Screen(
+        (),
+        (
+            (Button("Kısa · 300-500 kelime · 15,00 TL", "s|x|1"),),
+            (Button("Çok Uzun · 2500+ kelime · 50,00 TL", "s|x|4"),),
+        ),
+    ),
+    "7",
+)
+
+
+def test_commands_choices_and_text() -> None:
+    assert parse_line("/yaz  Bir başlık ", SIZES, "7") == Command("yaz", "Bir başlık")
+    assert parse_line("2", SIZES, "7") == Press("s|x|4", "7")
+    assert parse_line("cok uzun", SIZES, "7") == Press("s|x|4", "7")
+    assert parse_line("KISA", SIZES, "7") == Press("s|x|1", "7")
+    assert parse_line("9", SIZES, "7") == Text("9", "7")
+    assert parse_line("²", SIZES, "7") == Text("²", "7")
+    assert parse_line("   ", SIZES, "7") is None
+
+
+def test_a_secret_is_always_text() -> None:
+    assert parse_line("/Gizli123", SIZES, "7", secret=True) == Text("/Gizli123", "7")
+    assert parse_line("1", SIZES, "7", secret=True) == Text("1", "7")
+
+
+def test_an_echoed_login_line_hides_the_password() -> None:
+    assert masked("/giris demo@example.com Demo12345") == "/giris demo@example.com ••••••••"
+    assert masked("/giris demo@example.com") == "/giris demo@example.com"
+    assert masked("/yaz Demo12345 başlık") == "/yaz Demo12345 başlık"
