@@ -31,11 +31,11 @@ def _block(block: Block) -> Text:
             return Text.assemble((text, "cyan"))
 
 
-def render_screen(screen: Screen, first_choice: int = 1) -> Text:
-    """The screen as rich text; its buttons are numbered from ``first_choice``."""
+def render_screen(screen: Screen) -> Text:
+    """The screen as rich text; its buttons are numbered from 1, as ``Choices`` counts them."""
     parts = [_block(block) for block in screen.blocks]
     rows = []
-    number = first_choice
+    number = 1
     for row in screen.buttons:
         choices = Text("  ")
         for button in row:

@@ -13,13 +13,21 @@ from bot.core.turn import Turn, text_screen
 from storage import drafts, jobs
 from storage.models import Awaiting, JobStatus
 
-__all__ = ["email_entered", "log_out", "login_submitted", "password_entered", "start_login"]
+__all__ = [
+    "email_entered",
+    "log_out",
+    "login_submitted",
+    "looks_like_email",
+    "password_entered",
+    "start_login",
+]
 
 # The service validates the format itself; this only catches what is surely not an address.
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 
 
-def _looks_like_email(text: str) -> bool:
+def looks_like_email(text: str) -> bool:
+    """Whether the text could be an e-mail address (the service checks the rest)."""
     return len(text) <= 254 and _EMAIL.fullmatch(text) is not None
 
 
@@ -47,7 +55,7 @@ async def email_entered(turn: Turn, text: Text) -> None:
 
 
 async def _take_email(turn: Turn, email: str) -> None:
-    if not _looks_like_email(email):
+    if not looks_like_email(email):
         await turn.expect(Awaiting.EMAIL)
         turn.say(turn.texts.bad_email)
         return

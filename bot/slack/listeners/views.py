@@ -8,6 +8,7 @@ from slack_bolt.async_app import AsyncAck, AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.context.respond.async_respond import AsyncRespond
 
+from bot.core.dialogs.login import looks_like_email
 from bot.core.dialogs.order import title_problem
 from bot.core.events import LoginForm, OrderForm
 from bot.slack.context import SlackDeps, deps_of
@@ -29,12 +30,6 @@ from bot.slack.replies import Replies
 __all__ = ["login_submitted", "order_submitted", "register"]
 
 
-def _surely_not_email(text: str) -> bool:
-    """Only what cannot be an address; the service checks the rest."""
-    local, at, domain = text.rpartition("@")
-    return not (local and at and "." in domain) or any(char.isspace() for char in text)
-
-
 async def _answer(
     deps: SlackDeps, body: dict[str, Any], view: dict[str, Any], event: LoginForm | OrderForm
 ) -> None:
@@ -52,7 +47,7 @@ async def login_submitted(
     """Close the modal (or point at a surely wrong e-mail), then log in with the two fields."""
     deps = deps_of(context)
     email = field(view, EMAIL).strip()
-    if _surely_not_email(email):
+    if not looks_like_email(email):
         await ack(response_action="errors", errors={EMAIL: deps.slack_texts.bad_email})
         return
     await ack()
