@@ -13,6 +13,7 @@ from datetime import timedelta
 
 import httpx
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from pydantic import SecretStr
 from starlette.routing import BaseRoute
 
 from bot.api import ArticleApi
@@ -161,7 +162,8 @@ async def sandboxed(
             database = settings.data_dir / "sandbox.db"
             for stale in database.parent.glob(f"{database.name}*"):
                 stale.unlink()
-            overrides["database_url"] = f"sqlite:///{database}"
+            # model_copy does not validate, so the value goes in as the field's type.
+            overrides["database_url"] = SecretStr(f"sqlite:///{database}")
         yield settings.model_copy(update=overrides), sandbox
 
 
