@@ -106,26 +106,30 @@ async def start_order(turn: Turn, command: Command) -> None:
 async def title_entered(turn: Turn, text: Text) -> None:
     """Take the awaited title, or ask again with the reason."""
     draft = await _awaited_draft(turn)
-    if draft is None:
-        await turn.expect(None)
-        turn.say(turn.texts.stale_button)
-        return
-    await _take_title(turn, draft, " ".join(text.text.split()))
+    if draft is not None:
+        await _take_title(turn, draft, " ".join(text.text.split()))
 
 
 async def _awaited_draft(turn: Turn) -> Draft | None:
+    """The draft whose title(s) the user's reply answers; else the wait ends with a notice."""
     draft_id = turn.user.awaiting_context or ""
     draft = await turn.store(lambda s: drafts.get_draft(s, draft_id=draft_id))
     if draft is None or draft.chat_user_id != turn.user_id or draft.step is not DraftStep.TITLE:
+        await turn.expect(None)
+        turn.say(turn.texts.stale_button)
         return None
     return draft
+
+
+async def _ask_again(turn: Turn, draft: Draft, awaiting: Awaiting, problem: str) -> None:
+    await turn.expect(awaiting, context=draft.id)
+    turn.say(problem)
 
 
 async def _take_title(turn: Turn, draft: Draft, title: str) -> None:
     problem = title_problem(turn.texts, title)
     if problem:
-        await turn.expect(Awaiting.TITLE, context=draft.id)
-        turn.say(problem)
+        await _ask_again(turn, draft, Awaiting.TITLE, problem)
         return
     draft.title = title
     await _ask_tone(turn, draft, message_id=None)
@@ -145,11 +149,8 @@ async def start_bulk(turn: Turn, command: Command) -> None:
 async def bulk_titles_entered(turn: Turn, text: Text) -> None:
     """Take the awaited list of titles, or ask again naming the bad lines."""
     draft = await _awaited_draft(turn)
-    if draft is None:
-        await turn.expect(None)
-        turn.say(turn.texts.stale_button)
-        return
-    await _take_bulk_titles(turn, draft, text.text)
+    if draft is not None:
+        await _take_bulk_titles(turn, draft, text.text)
 
 
 async def _take_bulk_titles(turn: Turn, draft: Draft, text: str) -> None:
@@ -163,8 +164,7 @@ async def _take_bulk_titles(turn: Turn, draft: Draft, text: str) -> None:
     elif bad or not titles:
         problem = turn.texts.bulk_bad_lines.format(lines=", ".join(bad) or "-")
     if problem:
-        await turn.expect(Awaiting.BULK_TITLES, context=draft.id)
-        turn.say(problem)
+        await _ask_again(turn, draft, Awaiting.BULK_TITLES, problem)
         return
     draft.titles = titles
     await _ask_tone(turn, draft, message_id=None)
