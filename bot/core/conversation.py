@@ -38,7 +38,7 @@ from bot.core.events import (
 )
 from bot.core.screens import Effect
 from bot.core.texts import LANGUAGES
-from bot.core.turn import CoreServices, Turn
+from bot.core.turn import CoreServices, Turn, language_of
 from storage import bookkeeping, jobs, users
 from storage.drafts import DraftNotEditable
 from storage.models import Awaiting, ChatUser, JobStatus
@@ -83,6 +83,10 @@ class Conversations:
             log.exception("a %s event of chat user %s failed", type(event).__name__, turn.user_id)
             turn.say(turn.texts.something_broke)
         return turn.effects
+
+    async def language(self, origin: Origin) -> str:
+        """The language the user is answered in (for what an adapter shows by itself)."""
+        return language_of(await self._user(origin), origin, self.services.default_language)
 
     async def order_choices(self, origin: Origin) -> OrderChoices:
         """The tones and sizes (labelled with words and cost) for an order form."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from slack_bolt.context.async_context import AsyncBoltContext
 
 from bot.core.conversation import Conversations
+from bot.core.events import Origin
 from bot.core.texts import Texts, texts_for
 from bot.slack.messenger import SlackMessenger
 from bot.slack.texts import SlackTexts, slack_texts
@@ -34,6 +35,11 @@ class SlackDeps:
     def slack_texts(self) -> SlackTexts:
         """Slack's own texts (modals) in the bot's language."""
         return slack_texts(self.language)
+
+    async def speaking_to(self, origin: Origin) -> tuple[Texts, SlackTexts]:
+        """The core's and Slack's texts in the language of this user."""
+        language = await self.conversations.language(origin)
+        return texts_for(language), slack_texts(language)
 
 
 def providing(deps: SlackDeps) -> Callable[..., Awaitable[None]]:

@@ -21,6 +21,7 @@ from bot.bootstrap import serve_chats
 from bot.config import ConfigError, load_settings
 from bot.sandbox import DEMO_PASSWORD, running_sandbox
 from bot.slack.render import unescape
+from bot.slack.texts import slack_texts
 from storage import generate_key
 from tests.e2e.fake_slack import FakeSlack
 from tests.e2e.slack_rig import (
@@ -137,6 +138,9 @@ async def test_every_command_answers_the_user_alone(
     english = await rig.presses(languages, "English", "Language: English")
     assert english["ts"] == languages["ts"], "the pressed message is replaced"
     await rig.says("/bakiye", "", "Your balance: 500,00 TL")
+    await rig.command("/giris")
+    english_modal = await rig.opened("login", count=2)
+    assert english_modal["title"]["text"] == slack_texts("en").login_title, "modals follow /dil"
     await rig.says("/dil", "tr", "Dil: Türkçe")
     await rig.says("/cikis", "", "Çıkış yapıldı")
     await rig.says("/bilinmeyen", "", "Bu komutu tanımıyorum")

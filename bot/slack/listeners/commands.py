@@ -68,9 +68,8 @@ async def log_in(
     """Open the login modal, the e-mail typed after /giris filled in; anything else is ignored."""
     await ack()
     first = _args(command).partition(" ")[0]
-    view = login_view(
-        deps_of(context).slack_texts, _modal_origin(command), email=first if "@" in first else ""
-    )
+    _, texts = await deps_of(context).speaking_to(_origin(command))
+    view = login_view(texts, _modal_origin(command), email=first if "@" in first else "")
     await client.views_open(trigger_id=command["trigger_id"], view=view)
 
 
@@ -97,7 +96,8 @@ async def order(
     except NotLoggedIn:
         await _answer(deps, where, respond, Command(ORDER_COMMAND))
         return
-    view = order_view(deps.slack_texts, choices, _modal_origin(command))
+    _, texts = await deps.speaking_to(where)
+    view = order_view(texts, choices, _modal_origin(command))
     await client.views_open(trigger_id=command["trigger_id"], view=view)
 
 
@@ -108,7 +108,8 @@ async def _form_later(
     choosing: asyncio.Future[OrderChoices],
 ) -> None:
     """Hold the trigger with a loading modal, then put the form (or the core's answer) in it."""
-    texts, modal_origin = deps.slack_texts, _modal_origin(command)
+    _, texts = await deps.speaking_to(_origin(command))
+    modal_origin = _modal_origin(command)
     opened = await client.views_open(
         trigger_id=command["trigger_id"], view=loading_view(texts, modal_origin)
     )

@@ -48,7 +48,9 @@ async def login_submitted(
     deps = deps_of(context)
     email = field(view, EMAIL).strip()
     if not looks_like_email(email):
-        await ack(response_action="errors", errors={EMAIL: deps.slack_texts.bad_email})
+        asker = interaction_origin(body, ModalOrigin.of(view).channel_id)
+        _, texts = await deps.speaking_to(asker)
+        await ack(response_action="errors", errors={EMAIL: texts.bad_email})
         return
     await ack()
     await _answer(deps, body, view, LoginForm(email, field(view, PASSWORD)))
@@ -60,7 +62,8 @@ async def order_submitted(
     """Close the modal (or say what is wrong with the title), then show the order's summary."""
     deps = deps_of(context)
     title = " ".join(field(view, TITLE).split())
-    problem = title_problem(deps.texts, title)
+    texts, _ = await deps.speaking_to(interaction_origin(body, ModalOrigin.of(view).channel_id))
+    problem = title_problem(texts, title)
     if problem:
         await ack(response_action="errors", errors={TITLE: problem})
         return
