@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime
 
-from sqlalchemy import exists, update
+from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
 from storage.models import Draft, DraftKind, DraftStep, Job
@@ -16,11 +16,12 @@ __all__ = [
     "claim_for_submission",
     "close_draft",
     "create_draft",
+    "draft_titles",
     "get_draft",
     "open_draft",
     "release_submission",
     "save_draft",
-    "submitted_drafts_without_jobs",
+    "unsettled_drafts",
 ]
 
 OPEN_STEPS = (DraftStep.TITLE, DraftStep.TONE, DraftStep.SIZE, DraftStep.READY)
@@ -124,13 +125,22 @@ def close_draft(session: Session, *, draft_id: str, step: DraftStep) -> None:
     session.exec(update(Draft).where(col(Draft.id) == draft_id).values(step=step))
 
 
-def submitted_drafts_without_jobs(session: Session) -> list[Draft]:
-    """Submitted drafts no job refers to yet, oldest first: orders to reconcile."""
-    has_job = exists().where(col(Job.draft_id) == col(Draft.id))
-    return list(
-        session.exec(
-            select(Draft)
-            .where(col(Draft.step) == DraftStep.SUBMITTED, ~has_job)
-            .order_by(col(Draft.submitted_at))
-        )
+def draft_titles(draft: Draft) -> list[str]:
+    """The titles the draft orders: a bulk draft's list, or a single draft's one title."""
+    if draft.kind is DraftKind.BULK:
+        return list(draft.titles or [])
+    return [draft.title or ""]
+
+
+def unsettled_drafts(session: Session) -> list[Draft]:
+    """Submitted drafts with fewer jobs than titles, oldest first: orders to reconcile."""
+    job_count = (
+        select(func.count(col(Job.id))).where(col(Job.draft_id) == col(Draft.id)).scalar_subquery()
     )
+    rows = session.exec(
+        select(Draft, job_count)
+        .where(col(Draft.step) == DraftStep.SUBMITTED)
+        .order_by(col(Draft.submitted_at))
+    )
+    # Few drafts are submitted at a time, and counting a JSON list differs per database.
+    return [draft for draft, jobs in rows if jobs < len(draft_titles(draft))]

@@ -16,9 +16,12 @@ __all__ = [
     "claim_due_jobs",
     "get_job",
     "job_by_request_id",
+    "jobs_of_draft",
     "jobs_of_user",
+    "postpone_job",
     "release_job",
     "save_job",
+    "set_progress_message",
 ]
 
 # Finished jobs have their content stored but are not delivered yet.
@@ -50,6 +53,35 @@ def job_by_request_id(session: Session, *, request_id: str) -> Job | None:
 def save_job(session: Session, *, job: Job) -> Job:
     """Store the job's changes."""
     return session.merge(job)
+
+
+def set_progress_message(session: Session, *, job_id: int, message_id: str, text: str) -> bool:
+    """Record the job's progress message unless it has one already; whether it was recorded.
+
+    Only these two columns change, so whatever the poller stored meanwhile stays.
+    """
+    result = session.exec(
+        update(Job)
+        .where(col(Job.id) == job_id, col(Job.progress_message_id).is_(None))
+        .values(progress_message_id=message_id, progress_text=text)
+    )
+    return result.rowcount == 1
+
+
+def postpone_job(session: Session, *, job_id: int, until: datetime) -> None:
+    """Count one more failure of the job and poll it again at ``until``; nothing else changes."""
+    session.exec(
+        update(Job)
+        .where(col(Job.id) == job_id)
+        .values(failures=col(Job.failures) + 1, next_poll_at=until)
+    )
+
+
+def jobs_of_draft(session: Session, *, draft_id: str) -> list[Job]:
+    """The jobs recorded for the draft, oldest first."""
+    return list(
+        session.exec(select(Job).where(col(Job.draft_id) == draft_id).order_by(col(Job.id)))
+    )
 
 
 def jobs_of_user(

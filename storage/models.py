@@ -166,9 +166,12 @@ class Job(SQLModel, table=True):
     )
     progress: int | None = None
     progress_message_id: str | None = Field(default=None, sa_type=String(64))
-    progress_text: str | None = Field(default=None, sa_type=String(255))
+    # A sentence around a title of up to 255 characters, so longer than any title.
+    progress_text: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     next_poll_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(index=True))
     failures: int = 0
+    # When the upstream last listed the job; a job never listed is not taken for a gone one.
+    last_seen_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
     content: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     failure_reason: str | None = Field(default=None, sa_type=String(500))
     parts_sent: int = 0

@@ -131,9 +131,17 @@ def swap_tokens(
     return StoredSession(user_id, upstream_url, tokens, expected_version + 1)
 
 
-def delete_session(session: Session, *, user_id: int, upstream_url: str) -> bool:
-    """Forget the user's tokens at that URL; whether there were any."""
-    result = session.exec(delete(UpstreamSession).where(*_of(user_id, upstream_url)))
+def delete_session(
+    session: Session, *, user_id: int, upstream_url: str, expected_version: int | None = None
+) -> bool:
+    """Forget the user's tokens at that URL; whether there were any.
+
+    With ``expected_version``, only if nobody stored tokens since that version.
+    """
+    statement = delete(UpstreamSession).where(*_of(user_id, upstream_url))
+    if expected_version is not None:
+        statement = statement.where(col(UpstreamSession.version) == expected_version)
+    result = session.exec(statement)
     return result.rowcount > 0
 
 

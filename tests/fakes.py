@@ -7,15 +7,15 @@ import asyncio
 import inspect
 import itertools
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 import httpx
 
-from bot.api import ArticleApi
+from bot.api import Article, ArticleApi
 from bot.core.accounts import Accounts
 from bot.core.delivery import Delivery
 from bot.core.durations import estimate_seconds
@@ -31,6 +31,7 @@ __all__ = [
     "USER_ID",
     "Call",
     "DeliveryRig",
+    "HidingApi",
     "ManualClock",
     "RecordingMessenger",
     "delivery_rig",
@@ -72,10 +73,10 @@ class RecordingMessenger(Messenger):
         self.calls: list[Call] = []
         self._ids = itertools.count(1)
         # One entry per upcoming call: None lets it through, an error class makes it raise.
-        self._plan: deque[type[MessengerError] | None] = deque()
+        self._plan: deque[type[Exception] | None] = deque()
 
     def fail_next(
-        self, count: int = 1, *, error: type[MessengerError] = MessengerError, after: int = 0
+        self, count: int = 1, *, error: type[Exception] = MessengerError, after: int = 0
     ) -> None:
         """Let ``after`` calls through, then make the ``count`` calls after them raise ``error``."""
         self._plan.extend([None] * after + [error] * count)
@@ -131,6 +132,32 @@ class RecordingMessenger(Messenger):
             raise error("injected failure")
 
 
+class HidingApi(ArticleApi):
+    """The real client, but the own-articles list it returns lacks the ``hidden`` fields.
+
+    The interface does not promise every field of that list; this shows the bot a service
+    that leaves them out.
+    """
+
+    def __init__(self, http: httpx.AsyncClient, *, base_url: str, hidden: Collection[str]) -> None:
+        super().__init__(http, base_url=base_url, read_attempts=1)
+        self._blank = dict.fromkeys(hidden)
+
+    async def articles(
+        self,
+        token: str,
+        *,
+        request_id: str | None = None,
+        page_size: int | None = None,
+        status_id: int | None = None,
+    ) -> list[Article]:
+        """The list as the service gives it, with the hidden fields blank."""
+        found = await super().articles(
+            token, request_id=request_id, page_size=page_size, status_id=status_id
+        )
+        return [replace(article, **self._blank) for article in found]
+
+
 class ManualClock:
     """A clock that stands still until a test moves it; call it for the time."""
 
@@ -167,6 +194,7 @@ class DeliveryRig:
     """The bot's delivery side on SQLite and a sandbox over loopback, one user logged in."""
 
     sandbox: RunningSandbox
+    http: httpx.AsyncClient
     db: Database
     api: ArticleApi
     accounts: Accounts
@@ -188,13 +216,15 @@ class DeliveryRig:
         create_timeout: float = 30.0,
         reconcile_grace: float = 600.0,
         owner: str = "test",
+        platforms: Collection[str] = ("telegram", "slack"),
+        api: ArticleApi | None = None,
     ) -> Delivery:
-        """A new Delivery on the rig's parts; the one messenger serves every platform."""
+        """A new Delivery on the rig's parts; the one messenger serves each of ``platforms``."""
         return Delivery(
             db=self.db,
-            api=self.api,
+            api=api or self.api,
             accounts=self.accounts,
-            messengers={"telegram": self.messenger, "slack": self.messenger},
+            messengers=dict.fromkeys(platforms, self.messenger),
             clock=self.clock,
             owner=owner,
             poll_interval=timedelta(seconds=poll_interval),
@@ -202,6 +232,10 @@ class DeliveryRig:
             create_timeout=timedelta(seconds=create_timeout),
             reconcile_grace=timedelta(seconds=reconcile_grace),
         )
+
+    def api_without(self, *fields: str) -> ArticleApi:
+        """A client of the rig's sandbox whose own-articles list lacks these ``Article`` fields."""
+        return HidingApi(self.http, base_url=self.sandbox.url, hidden=fields)
 
     def advance(self, seconds: float) -> None:
         """Move the bot's clock and the upstream's clock forward together."""
@@ -278,6 +312,6 @@ async def delivery_rig(
                 s, platform="telegram", workspace="", external_id=USER_ID
             )
         )
-        rig = DeliveryRig(sandbox, db, api, accounts, clock, RecordingMessenger(), user)
+        rig = DeliveryRig(sandbox, http, db, api, accounts, clock, RecordingMessenger(), user)
         await rig.login()
         yield rig

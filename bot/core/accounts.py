@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -54,7 +55,8 @@ class Accounts:
         self._clock = clock
         self._refresh_margin = refresh_margin
         self._limits = limits or LoginLimits()
-        self._locks: dict[int, asyncio.Lock] = {}
+        # A user's lock lives while someone holds or awaits it, so the map does not grow.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     @property
     def upstream_url(self) -> str:
@@ -142,7 +144,10 @@ class Accounts:
             raise NotLoggedIn
         if self._fresh(stored, rejected):
             return stored.tokens.access_token
-        async with self._locks.setdefault(user_id, asyncio.Lock()):
+        lock = self._locks.get(user_id)
+        if lock is None:
+            lock = self._locks[user_id] = asyncio.Lock()
+        async with lock:
             return await self._refresh(user_id, rejected)
 
     async def _refresh(self, user_id: int, rejected: str | None) -> str:
@@ -177,15 +182,18 @@ class Accounts:
         return pair.access_token
 
     async def _refresh_refused(self, user_id: int, stored: StoredSession) -> str:
-        latest = await self._load(user_id)
-        if latest is not None and latest.version != stored.version:
-            # Our refresh token was rotated away by a replica's refresh, not revoked.
-            return latest.tokens.access_token
-        await self._db.run(
+        # Only the session we read is deleted: if a replica stored newer tokens since, our
+        # refresh token was rotated away by its refresh, not revoked.
+        deleted = await self._db.run(
             lambda s: upstream_sessions.delete_session(
-                s, user_id=user_id, upstream_url=self.upstream_url
+                s, user_id=user_id, upstream_url=self.upstream_url, expected_version=stored.version
             )
         )
+        if not deleted:
+            latest = await self._load(user_id)
+            if latest is None:
+                raise NotLoggedIn
+            return latest.tokens.access_token
         log.info("the upstream refused the refresh token of chat user %s", user_id)
         raise SessionExpired
 

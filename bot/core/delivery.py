@@ -8,7 +8,8 @@ together), asks the upstream once per user, and moves each job on:
        ├──failed──────────▶ FAILED (reported with its reason)
        └──too old, or gone from the upstream──▶ EXPIRED (reported)
 
-An error of the upstream or of a chat only postpones that one job, with a growing wait.
+An error of the upstream or of a chat only postpones that one job, with a growing wait; so
+does a bug met while handling one job, so that it cannot stop every other job's delivery.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
-from bot.api import Article, ArticleApi, ArticleApiError
+from bot.api import Article, ArticleApi, ArticleApiError, RateLimited
 from bot.core import reconcile as reconciliation
 from bot.core.accounts import Accounts
 from bot.core.article import article_blocks, article_document, split_into_screens
@@ -43,7 +44,7 @@ log = logging.getLogger(__name__)
 LEASE = timedelta(minutes=5)
 # The longest wait between two polls of a job, after errors or for a long-running job.
 MAX_POLL_WAIT = timedelta(minutes=5)
-# A new job may not be listed at once; after this long, missing means gone.
+# A job listed before may drop out of a list for a moment; missing this long means gone.
 MISSING_GRACE = timedelta(minutes=10)
 # Each wait is this share of the job's age, so waits grow ×1.25 per poll for long jobs.
 _AGE_SHARE = 0.25
@@ -88,23 +89,52 @@ class Delivery:
         self._users: dict[int, ChatUser] = {}
 
     async def announce(self, job: Job) -> None:
-        """Post the job's progress message right after the order, so the user sees it at once."""
-        if job.platform not in self._messengers:
+        """Post the job's progress message right after the order, so the user sees it at once.
+
+        Only the message is recorded: the poller may have moved the job on meanwhile, and
+        what it stored must stay.
+        """
+        assert job.id is not None
+        job_id = job.id
+        messenger = self._messengers.get(job.platform)
+        if messenger is None:
             log.warning("job %s (%s): no %s messenger here", job.id, job.request_id, job.platform)
             return
-        user = await self._user(job.chat_user_id)
+        current = await self._db.run(lambda s: jobs.get_job(s, job_id=job_id))
+        if current is None or current.status is not JobStatus.PENDING:
+            return
+        if current.progress_message_id is not None:
+            return
+        text = self._progress_text(self._texts(await self._user(job.chat_user_id)), current)
+        chat = await self._progress_chat(current)
         try:
-            await self._show_progress(job, self._progress_text(self._texts(user), job))
+            message_id = await messenger.send(chat, _screen(text))
         except MessengerError as err:
             # The next poll posts it instead.
             log.warning("could not announce job %s (%s): %r", job.id, job.request_id, err)
             return
-        await self._store(job)
+        if message_id is None:
+            return
+        recorded = await self._db.run(
+            lambda s: jobs.set_progress_message(s, job_id=job_id, message_id=message_id, text=text)
+        )
+        if recorded:
+            return
+        # The poller posted one first and edits that one; ours would only go stale.
+        try:
+            await messenger.delete(chat, message_id)
+        except MessengerError as err:
+            log.info("could not delete a second progress message of job %s: %r", job.id, err)
 
     async def poll_once(self) -> None:
         """One round: reconcile lost orders, then poll, deliver and release the jobs due."""
         self._users.clear()
-        await self.reconcile()
+        try:
+            await self.reconcile()
+        # A bug met while reconciling one order must not stop every user's delivery; it is
+        # logged with its traceback, and the order is looked at again next round.
+        except Exception:
+            log.exception("reconciling orders failed; delivering anyway")
         now = self._clock()
         claimed = await self._db.run(
             lambda s: jobs.claim_due_jobs(s, owner=self._owner, now=now, lease_for=LEASE)
@@ -117,7 +147,14 @@ class Delivery:
                 else:
                     await self._defer_foreign(job, now)
             for user_id, batch in by_user.items():
-                await self._poll_user(user_id, batch, now)
+                try:
+                    await self._poll_user(user_id, batch, now)
+                # The same boundary as for one job (see _poll_user), for a bug met before
+                # the user's jobs are looked at one by one.
+                except Exception:
+                    log.exception("polling the jobs of chat user %s failed", user_id)
+                    for job in batch:
+                        await self._postpone(job, now)
         finally:
             await self._db.run(lambda s: self._release(s, claimed))
 
@@ -132,6 +169,10 @@ class Delivery:
             min_age=self._create_timeout,
             grace=self._reconcile_grace,
         )
+
+    def serves(self, platform: str) -> bool:
+        """Whether a messenger for ``platform`` is registered in this process (so far)."""
+        return platform in self._messengers
 
     def article_screens(self, platform: str, blocks: Sequence[Block]) -> list[Screen]:
         """An article's blocks as messages that each fit the platform's limit."""
@@ -171,6 +212,12 @@ class Delivery:
                     await self._advance(user, job, article, now)
             except (MessengerError, ArticleApiError, NotLoggedIn) as err:
                 await self._back_off(job, now, err)
+            # This is the boundary between jobs: one job's bug must not stop every user's
+            # delivery, nor come first again each round and starve the rest. It is logged
+            # with its traceback, and only that job waits, as after any other failure.
+            except Exception:
+                log.exception("job %s (%s) failed unexpectedly", job.id, job.request_id)
+                await self._postpone(job, now)
 
     async def _listed(
         self, user: ChatUser, pending: Sequence[Job], now: datetime
@@ -208,6 +255,14 @@ class Delivery:
         """Move a pending job on by what the upstream says about it."""
         texts = self._texts(user)
         age = now - job.created_at
+        if article is not None:
+            job.last_seen_at = now
+        # A job never listed may just be slow to appear; it waits for the timeout.
+        gone = (
+            article is None
+            and job.last_seen_at is not None
+            and now - job.last_seen_at >= MISSING_GRACE
+        )
         if article is not None and article.finished:
             job.status, job.content, job.progress = JobStatus.FINISHED, article.content, 100
             job.finished_at, job.failures = now, 0
@@ -221,8 +276,8 @@ class Delivery:
                 title=job.title, reason=reason or texts.status_unknown
             )
             await self._report(job, JobStatus.FAILED, failed)
-        elif age >= self._job_timeout or (article is None and age >= MISSING_GRACE):
-            why = "timed out" if article is not None else "is gone from the upstream"
+        elif age >= self._job_timeout or gone:
+            why = "is gone from the upstream" if gone else "timed out"
             log.warning("job %s (%s) %s", job.id, job.request_id, why)
             expired = texts.article_expired.format(title=job.title)
             await self._report(job, JobStatus.EXPIRED, expired)
@@ -273,13 +328,27 @@ class Delivery:
             job.status = JobStatus.EXPIRED
             log.warning("gave up job %s (%s): its chat is unreachable", job.id, job.request_id)
         else:
-            exponent = min(job.failures, _MAX_BACKOFF_EXPONENT)
-            wait = min(self._poll_interval * 2**exponent, max(MAX_POLL_WAIT, self._poll_interval))
+            retry_after = err.retry_after if isinstance(err, RateLimited) else None
+            wait = self._failure_wait(job.failures, retry_after)
             job.next_poll_at = now + wait
             # Without a session the job just waits for the next login.
             level = logging.INFO if isinstance(err, NotLoggedIn) else logging.WARNING
             log.log(level, "job %s (%s) postponed %s: %r", job.id, job.request_id, wait, err)
         await self._store(job)
+
+    async def _postpone(self, job: Job, now: datetime) -> None:
+        """Postpone the job after a bug, changing nothing else: its row may be what broke."""
+        assert job.id is not None
+        job_id, until = job.id, now + self._failure_wait(job.failures + 1)
+        await self._db.run(lambda s: jobs.postpone_job(s, job_id=job_id, until=until))
+
+    def _failure_wait(self, failures: int, retry_after: float | None = None) -> timedelta:
+        """The upstream's ``retry_after`` if given, else twice the last wait; never over the cap."""
+        cap = max(MAX_POLL_WAIT, self._poll_interval)
+        if retry_after is not None:
+            return min(timedelta(seconds=max(retry_after, 0.0)), cap)
+        doubled: int = 2 ** min(failures, _MAX_BACKOFF_EXPONENT)
+        return min(self._poll_interval * doubled, cap)
 
     async def _defer_foreign(self, job: Job, now: datetime) -> None:
         """Leave a job of a chat platform this process does not serve to the process that does."""

@@ -1,10 +1,13 @@
-"""Orders left submitted without a job: adopt the job the upstream made, or report them lost.
+"""Orders left submitted without all their jobs: adopt the jobs the upstream made, or report.
 
 The process can die, or the create call time out, after the upstream accepted (and charged)
-an order but before its ``Job`` row was written. Such a draft stays ``SUBMITTED``. Once the
-create call surely ended, the user's own-articles list is searched for a job with the
-draft's title created after the draft was submitted; a match is adopted and delivered like
-any other job. When none appears within the grace period, the order did not go through.
+an order but before its ``Job`` row was written. Such a draft stays ``SUBMITTED``, with the
+jobs of the titles that were recorded. Once the create call surely ended, the user's
+own-articles list is searched for a job of each title still without one, created after the
+draft was submitted; a match is adopted and delivered like any other job. The interface does
+not promise the list names titles: without them, the jobs created while the order was being
+sent are taken, one per title. When none appears within the grace period, the user is told
+the order did not go through, or, when the list could not tell, that it is not confirmed.
 """
 
 from __future__ import annotations
@@ -52,13 +55,20 @@ class Outbox(Protocol):
     async def announce(self, job: Job) -> None:
         """Post the progress message of a job."""
 
+    def serves(self, platform: str) -> bool:
+        """Whether this process can post to the chats of ``platform``."""
+
 
 @dataclass(frozen=True, slots=True)
 class _Settlement:
-    """What became of one draft's titles: those with a job found, and those given up."""
+    """What became of one draft's titles without a job: those with a job found, the rest.
+
+    ``decided`` says whether the list could tell the rest did not reach the upstream.
+    """
 
     adopted: list[tuple[str, Article]]
-    lost: list[str]
+    unmatched: list[str]
+    decided: bool
 
 
 async def reconcile(
@@ -72,17 +82,19 @@ async def reconcile(
     grace: timedelta,
     skew: timedelta = CLOCK_SKEW,
 ) -> None:
-    """Settle drafts submitted over ``min_age`` (the create call's timeout) ago without a job.
+    """Settle drafts submitted over ``min_age`` (the create call's timeout) ago without all jobs.
 
-    Their upstream jobs are adopted; a title with none after ``grace`` is reported lost.
+    Their upstream jobs are adopted; a title with none after ``grace`` is reported.
     """
     now = clock()
-    waiting = await db.run(drafts.submitted_drafts_without_jobs)
+    waiting = await db.run(drafts.unsettled_drafts)
     by_user: defaultdict[int, list[Draft]] = defaultdict(list)
     for draft in waiting:
         if draft.submitted_at is not None and now - draft.submitted_at >= min_age:
             by_user[draft.chat_user_id].append(draft)
-    run = _Reconciliation(db, api, accounts, outbox, now=now, grace=grace, skew=skew)
+    run = _Reconciliation(
+        db, api, accounts, outbox, now=now, min_age=min_age, grace=grace, skew=skew
+    )
     for user_id, due in by_user.items():
         await run.settle_user(user_id, due)
 
@@ -96,6 +108,7 @@ class _Reconciliation:
     accounts: Accounts
     outbox: Outbox
     now: datetime
+    min_age: timedelta
     grace: timedelta
     skew: timedelta
 
@@ -103,6 +116,10 @@ class _Reconciliation:
         """Look for the jobs of one user's drafts in one list call, then settle each draft."""
         user = await self.db.run(lambda s: users.get_user(s, user_id=user_id))
         if user is None:
+            return
+        if not self.outbox.serves(user.platform):
+            # Another process serves that chat, or its messenger is not registered yet.
+            log.info("orders of chat user %s wait for a %s messenger", user_id, user.platform)
             return
         try:
             listed = await self.accounts.call(
@@ -119,27 +136,48 @@ class _Reconciliation:
             await self.settle(user, draft, listed)
 
     async def settle(self, user: ChatUser, draft: Draft, listed: Sequence[Article]) -> None:
-        """Adopt the draft's jobs once all appeared; after the grace period, report the rest."""
-        assert draft.submitted_at is not None, "only submitted drafts are reconciled"
-        titles = draft.titles or ([draft.title] if draft.title else [])
-        tracked = await self.db.run(lambda s: _tracked(s, listed))
+        """Adopt the jobs of the titles without one once all appeared; after the grace, report."""
+        submitted_at = draft.submitted_at
+        assert submitted_at is not None, "only submitted drafts are reconciled"
+
+        def read(session: Session) -> tuple[list[Job], set[str]]:
+            recorded = jobs.jobs_of_draft(session, draft_id=draft.id)
+            return recorded, _tracked(session, listed)
+
+        recorded, tracked = await self.db.run(read)
+        missing = _without_job(drafts.draft_titles(draft), recorded)
         candidates = [article for article in listed if article.request_id not in tracked]
-        settlement = _match(titles, candidates, draft.submitted_at - self.skew)
-        if settlement.lost and self.now - draft.submitted_at < self.grace:
+        # The create call runs from the submission for at most ``min_age``.
+        window = (submitted_at - self.skew, submitted_at + self.min_age + self.skew)
+        settlement = _match(missing, candidates, window)
+        if settlement.unmatched and self.now - submitted_at < self.grace:
             return
-        adopted = await self.db.run(lambda s: _adopt(s, user, draft, settlement, self.now))
+        done = bool(recorded or settlement.adopted)
+        adopted = await self.db.run(lambda s: _adopt(s, user, draft, settlement, self.now, done))
         chat = _chat_of(user, draft)
         if adopted:
             ids = ", ".join(job.request_id for job in adopted)
             log.info("draft %s adopted upstream job(s) %s", draft.id, ids)
             found = ", ".join(title for title, _ in settlement.adopted)
             await self.outbox.tell(user, chat, lambda t: t.order_adopted.format(title=found))
-        if settlement.lost:
-            log.warning("draft %s: no upstream job for %d title(s)", draft.id, len(settlement.lost))
-            lost = ", ".join(settlement.lost)
-            await self.outbox.tell(user, chat, lambda t: t.order_lost.format(title=lost))
+        if settlement.unmatched:
+            unmatched = ", ".join(settlement.unmatched)
+            log.warning(
+                "draft %s: no upstream job for %d title(s)%s",
+                draft.id,
+                len(settlement.unmatched),
+                "" if settlement.decided else ", but the list could not tell",
+            )
+            await self.outbox.tell(
+                user, chat, lambda t: _unmatched_text(t, settlement).format(title=unmatched)
+            )
         for job in adopted:
             await self.outbox.announce(job)
+
+
+def _unmatched_text(texts: Texts, settlement: _Settlement) -> str:
+    # "Did not reach the service" only when the list had titles or times to tell by.
+    return texts.order_lost if settlement.decided else texts.order_unconfirmed
 
 
 def _tracked(session: Session, listed: Sequence[Article]) -> set[str]:
@@ -151,22 +189,49 @@ def _tracked(session: Session, listed: Sequence[Article]) -> set[str]:
     }
 
 
-def _match(titles: Sequence[str], candidates: Sequence[Article], since: datetime) -> _Settlement:
-    """Pair each title with the oldest untracked job of that title created since ``since``."""
+def _without_job(titles: Sequence[str], recorded: Sequence[Job]) -> list[str]:
+    """The titles left when each recorded job takes away one title of its name."""
+    left = list(titles)
+    for job in recorded:
+        taken = next((title for title in left if fold(title) == fold(job.title)), None)
+        if taken is not None:
+            left.remove(taken)
+    return left
+
+
+def _match(
+    titles: Sequence[str], candidates: Sequence[Article], window: tuple[datetime, datetime]
+) -> _Settlement:
+    """Pair titles with untracked jobs: by title, else (untitled) by creation in ``window``."""
+    since, until = window
     # The list is newest first; the oldest match is the one closest to the submission.
-    pool = [article for article in reversed(candidates) if _created_since(article, since)]
+    pool = list(reversed(candidates))
     adopted: list[tuple[str, Article]] = []
-    lost: list[str] = []
+    unmatched: list[str] = []
     for title in titles:
         found = next(
-            (a for a in pool if a.title is not None and fold(a.title) == fold(title)), None
+            (
+                a
+                for a in pool
+                if a.title is not None and fold(a.title) == fold(title) and _created_since(a, since)
+            ),
+            None,
         )
         if found is None:
-            lost.append(title)
+            unmatched.append(title)
         else:
             pool.remove(found)
             adopted.append((title, found))
-    return _Settlement(adopted, lost)
+    # Without titles, the jobs created while the order was sent are this order's, in order.
+    timed = [
+        a
+        for a in pool
+        if a.title is None and a.created_at is not None and since <= a.created_at <= until
+    ]
+    paired = list(zip(unmatched, timed, strict=False))
+    # An untitled, undated job may be any order, so a title without a job is not yet lost.
+    decided = not any(a.title is None and a.created_at is None for a in pool)
+    return _Settlement(adopted + paired, unmatched[len(paired) :], decided)
 
 
 def _created_since(article: Article, since: datetime) -> bool:
@@ -176,10 +241,15 @@ def _created_since(article: Article, since: datetime) -> bool:
 
 
 def _adopt(
-    session: Session, user: ChatUser, draft: Draft, settlement: _Settlement, now: datetime
+    session: Session,
+    user: ChatUser,
+    draft: Draft,
+    settlement: _Settlement,
+    now: datetime,
+    done: bool,
 ) -> list[Job]:
-    """Add a job for each adopted title and close the draft, in one transaction."""
-    titles = len(settlement.adopted) + len(settlement.lost)
+    """Add a job for each adopted title and close the draft (``DONE`` when it has jobs)."""
+    titles = len(drafts.draft_titles(draft))
     # A bulk draft's cost is the total of its equally priced titles.
     cost = (draft.cost / titles).quantize(_CENT) if draft.cost is not None and titles else None
     rows = [
@@ -203,7 +273,7 @@ def _adopt(
         for title, article in settlement.adopted
     ]
     drafts.close_draft(
-        session, draft_id=draft.id, step=DraftStep.DONE if rows else DraftStep.FAILED
+        session, draft_id=draft.id, step=DraftStep.DONE if done else DraftStep.FAILED
     )
     return rows
 

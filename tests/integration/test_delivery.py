@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
+import httpx
 import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from bot.api import Article, ArticleApi, RateLimited
 from bot.core.article import article_blocks
 from bot.core.delivery import MAX_POLL_WAIT, MISSING_GRACE
 from bot.core.events import ChatAddress
@@ -194,8 +197,8 @@ async def test_job_past_its_timeout_is_reported_expired_and_no_longer_polled(
     assert len(rig.sandbox.state.request_log) == requests, "an expired job is not polled"
 
 
-async def test_job_gone_from_the_upstream_is_reported_expired(rig: DeliveryRig) -> None:
-    delivery = rig.delivery()
+async def add_unlisted_job(rig: DeliveryRig, *, seen: bool) -> Job:
+    """A job the upstream does not list (any more, when ``seen``), due now."""
     now = rig.clock()
     job = Job(
         request_id="no-such-request",
@@ -207,16 +210,67 @@ async def test_job_gone_from_the_upstream_is_reported_expired(rig: DeliveryRig) 
         size=1,
         next_poll_at=now,
         created_at=now,
+        last_seen_at=now if seen else None,
     )
-    job = await rig.db.run(lambda s: jobs.add_job(s, job=job))
+    return await rig.db.run(lambda s: jobs.add_job(s, job=job))
+
+
+async def test_job_gone_from_the_upstream_is_reported_expired(rig: DeliveryRig) -> None:
+    delivery = rig.delivery()
+    job = await add_unlisted_job(rig, seen=True)
 
     await delivery.poll_once()
-    assert (await rig.job(job.id)).status is JobStatus.PENDING, "a new job may lag the list"
+    assert (await rig.job(job.id)).status is JobStatus.PENDING, "the list may lag a moment"
     rig.clock.advance(MISSING_GRACE.total_seconds())
     await delivery.poll_once()
 
     assert (await rig.job(job.id)).status is JobStatus.EXPIRED
     assert [call.text for call in rig.messenger.sent] == [TR.article_expired.format(title=TITLE)]
+
+
+async def test_a_job_never_listed_is_polled_until_its_timeout(rig: DeliveryRig) -> None:
+    delivery = rig.delivery(job_timeout=timedelta(hours=1))
+    job = await add_unlisted_job(rig, seen=False)
+
+    rig.clock.advance(MISSING_GRACE.total_seconds())
+    await delivery.poll_once()
+    assert (await rig.job(job.id)).status is JobStatus.PENDING, "never listed is not gone"
+    rig.clock.advance(3600)
+    await delivery.poll_once()
+
+    assert (await rig.job(job.id)).status is JobStatus.EXPIRED
+    assert [call.text for call in rig.messenger.sent] == [TR.article_expired.format(title=TITLE)]
+
+
+async def test_a_listed_job_records_when_it_was_seen(rig: DeliveryRig) -> None:
+    delivery = rig.delivery()
+    job = await rig.order(TITLE)
+    assert job.last_seen_at is None
+    rig.clock.now = job.next_poll_at
+
+    await delivery.poll_once()
+
+    assert (await rig.job(job.id)).last_seen_at == rig.clock()
+
+
+async def test_a_late_announce_leaves_what_the_poller_wrote(rig: DeliveryRig) -> None:
+    delivery = rig.delivery()
+    job = await rig.order(TITLE)
+    await finish_upstream(rig, job)
+    await delivery.poll_once()
+    delivered = await rig.job(job.id)
+    calls = list(rig.messenger.calls)
+
+    # The order dialog's copy of the job, announced after the poller delivered it.
+    await delivery.announce(job)
+
+    stored = await rig.job(job.id)
+    assert (stored.status, stored.parts_sent, stored.content) == (
+        JobStatus.DELIVERED,
+        delivered.parts_sent,
+        delivered.content,
+    )
+    assert rig.messenger.calls == calls
 
 
 async def test_job_finished_while_the_bot_was_down_is_delivered_once(rig: DeliveryRig) -> None:
@@ -356,3 +410,88 @@ async def test_the_scheduler_runs_a_round_at_start_then_one_at_a_time(rig: Deliv
         scheduler.shutdown(wait=False)
 
     assert len(rig.messenger.documents) == 1
+
+
+async def test_an_unexpected_error_in_one_job_postpones_it_and_the_others_go_on(
+    rig: DeliveryRig, caplog: pytest.LogCaptureFixture
+) -> None:
+    delivery = rig.delivery(poll_interval=10)
+    broken, other = await rig.order(TITLE), await rig.order(TITLE)
+    rig.advance(3600)
+    # The first job is claimed first (same due time, lower id); its first send hits a bug.
+    rig.messenger.fail_next(1, error=RuntimeError)
+
+    with caplog.at_level(logging.ERROR, logger="bot.core.delivery"):
+        await delivery.poll_once()
+
+    first = await rig.job(broken.id)
+    assert (first.status, first.failures, first.lease_owner) == (JobStatus.FINISHED, 1, None)
+    assert first.next_poll_at == rig.clock() + timedelta(seconds=20)
+    assert (await rig.job(other.id)).status is JobStatus.DELIVERED
+    (record,) = [r for r in caplog.records if r.exc_info is not None]
+    assert record.exc_info is not None
+    assert record.exc_info[0] is RuntimeError
+
+    rig.clock.now = first.next_poll_at
+    await delivery.poll_once()
+    assert (await rig.job(broken.id)).status is JobStatus.DELIVERED
+
+
+class FailingOnceApi(ArticleApi):
+    """The real client, but its next own-articles call raises ``error``."""
+
+    def __init__(self, http: httpx.AsyncClient, *, base_url: str, error: Exception) -> None:
+        super().__init__(http, base_url=base_url, read_attempts=1)
+        self._error: Exception | None = error
+
+    async def articles(
+        self,
+        token: str,
+        *,
+        request_id: str | None = None,
+        page_size: int | None = None,
+        status_id: int | None = None,
+    ) -> list[Article]:
+        """The error once, then the sandbox's list."""
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
+        return await super().articles(
+            token, request_id=request_id, page_size=page_size, status_id=status_id
+        )
+
+
+async def test_an_unexpected_error_listing_a_users_jobs_postpones_them(
+    rig: DeliveryRig, caplog: pytest.LogCaptureFixture
+) -> None:
+    api = FailingOnceApi(rig.http, base_url=rig.sandbox.url, error=RuntimeError("a bug"))
+    delivery = rig.delivery(poll_interval=10, api=api)
+    job = await rig.order(TITLE)
+    await finish_upstream(rig, job)
+
+    with caplog.at_level(logging.ERROR, logger="bot.core.delivery"):
+        await delivery.poll_once()
+
+    stored = await rig.job(job.id)
+    assert (stored.status, stored.failures, stored.lease_owner) == (JobStatus.PENDING, 1, None)
+    assert stored.next_poll_at == rig.clock() + timedelta(seconds=20)
+    assert any(record.exc_info is not None for record in caplog.records)
+
+
+@pytest.mark.parametrize(
+    ("retry_after", "wait"), [(120.0, 120.0), (3600.0, MAX_POLL_WAIT.total_seconds())]
+)
+async def test_a_rate_limited_poll_waits_what_the_upstream_asks_up_to_the_cap(
+    rig: DeliveryRig, retry_after: float, wait: float
+) -> None:
+    throttled = RateLimited("articles: 429", retry_after=retry_after)
+    api = FailingOnceApi(rig.http, base_url=rig.sandbox.url, error=throttled)
+    delivery = rig.delivery(poll_interval=10, api=api)
+    job = await rig.order(TITLE)
+    await finish_upstream(rig, job)
+
+    await delivery.poll_once()
+
+    stored = await rig.job(job.id)
+    assert (stored.status, stored.failures) == (JobStatus.PENDING, 1)
+    assert stored.next_poll_at == rig.clock() + timedelta(seconds=wait)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Sequence
+from datetime import timedelta
 from decimal import Decimal
 
 import httpx
@@ -63,6 +65,13 @@ async def order_timing_out(rig: DeliveryRig, titles: Sequence[str]) -> None:
                 )
     finally:
         faults.latency = 0.0
+
+
+async def upstream_request_id(rig: DeliveryRig, title: str) -> str:
+    """The request id of the user's upstream job of this title."""
+    listed = await rig.accounts.call(rig.user_id, lambda token: rig.api.articles(token))
+    (request_id,) = [article.request_id for article in listed if article.title == title]
+    return request_id
 
 
 async def draft_of(rig: DeliveryRig, draft: Draft) -> Draft:
@@ -173,3 +182,114 @@ async def test_an_unavailable_upstream_leaves_the_draft_for_the_next_round(
     await delivery.poll_once()
     assert (await draft_of(rig, draft)).step is DraftStep.DONE
     assert len(await jobs_of(rig)) == 1
+
+
+async def test_a_bulk_order_partly_recorded_adopts_only_the_titles_without_a_job(
+    rig: DeliveryRig,
+) -> None:
+    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
+    draft = await submit(rig, TITLE, OTHER_TITLE)
+    await order_timing_out(rig, [TITLE, OTHER_TITLE])
+    # The order dialog recorded the job of the first title before the answers stopped.
+    recorded = Job(
+        request_id=await upstream_request_id(rig, TITLE),
+        chat_user_id=rig.user_id,
+        draft_id=draft.id,
+        platform="telegram",
+        chat_id=CHAT_ID,
+        title=TITLE,
+        tone=1,
+        size=1,
+        next_poll_at=rig.clock() + timedelta(hours=1),
+        created_at=rig.clock(),
+    )
+    await rig.db.run(lambda s: jobs.add_job(s, job=recorded))
+    rig.clock.advance(CREATE_TIMEOUT)
+
+    await delivery.poll_once()
+
+    assert (await draft_of(rig, draft)).step is DraftStep.DONE
+    assert sorted(job.title for job in await jobs_of(rig)) == sorted([TITLE, OTHER_TITLE])
+    assert rig.messenger.sent[0].text == TR.order_adopted.format(title=OTHER_TITLE)
+
+
+async def test_without_titles_in_the_list_the_articles_made_at_the_submission_are_adopted(
+    rig: DeliveryRig,
+) -> None:
+    titleless = rig.api_without("title")
+    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE, api=titleless)
+    # Ordered long before, outside this bot: not part of the draft.
+    await rig.accounts.call(
+        rig.user_id, lambda token: rig.api.create(token, title=TITLE, tone=1, size=1)
+    )
+    rig.advance(3600)
+    draft = await submit(rig, TITLE, OTHER_TITLE)
+    await order_timing_out(rig, [TITLE, OTHER_TITLE])
+    rig.clock.advance(CREATE_TIMEOUT)
+
+    await delivery.poll_once()
+
+    assert (await draft_of(rig, draft)).step is DraftStep.DONE
+    adopted = await jobs_of(rig)
+    assert sorted(job.title for job in adopted) == sorted([TITLE, OTHER_TITLE])
+    old = await rig.accounts.call(rig.user_id, lambda token: rig.api.articles(token))
+    assert {job.request_id for job in adopted} == {a.request_id for a in old[:2]}
+
+
+async def test_a_list_without_titles_or_times_is_not_taken_for_a_lost_order(
+    rig: DeliveryRig,
+) -> None:
+    blind = rig.api_without("title", "created_at")
+    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE, api=blind)
+    await rig.accounts.call(
+        rig.user_id, lambda token: rig.api.create(token, title=OTHER_TITLE, tone=1, size=1)
+    )
+    draft = await submit(rig, TITLE)
+
+    rig.clock.advance(CREATE_TIMEOUT)
+    await delivery.poll_once()
+    assert (await draft_of(rig, draft)).step is DraftStep.SUBMITTED
+    rig.clock.advance(GRACE)
+    await delivery.poll_once()
+
+    assert (await draft_of(rig, draft)).step is DraftStep.FAILED
+    assert [call.text for call in rig.messenger.calls] == [TR.order_unconfirmed.format(title=TITLE)]
+    assert await jobs_of(rig) == []
+
+
+async def test_drafts_of_a_platform_not_served_here_are_left_for_later(
+    rig: DeliveryRig,
+) -> None:
+    slack_only = rig.delivery(
+        create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE, platforms=("slack",)
+    )
+    draft = await submit(rig, TITLE)
+    await order_timing_out(rig, [TITLE])
+    rig.clock.advance(GRACE)
+
+    await slack_only.poll_once()
+
+    assert (await draft_of(rig, draft)).step is DraftStep.SUBMITTED
+    assert await jobs_of(rig) == []
+    assert rig.messenger.calls == []
+
+    await rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE).poll_once()
+    assert (await draft_of(rig, draft)).step is DraftStep.DONE
+
+
+async def test_an_unexpected_error_while_reconciling_does_not_stop_delivery(
+    rig: DeliveryRig, caplog: pytest.LogCaptureFixture
+) -> None:
+    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
+    job = await rig.order(OTHER_TITLE)
+    await submit(rig, TITLE)
+    await order_timing_out(rig, [TITLE])
+    rig.advance(3600)
+    # The first message of the round is reconciling's notice; it hits a bug.
+    rig.messenger.fail_next(1, error=RuntimeError)
+
+    with caplog.at_level(logging.ERROR, logger="bot.core.delivery"):
+        await delivery.poll_once()
+
+    assert (await rig.job(job.id)).status is JobStatus.DELIVERED
+    assert any(record.exc_info is not None for record in caplog.records)

@@ -188,30 +188,53 @@ def test_cancel_and_close(database: Database, chat_user: ChatUser) -> None:
         )
 
 
-def test_submitted_drafts_without_jobs_are_the_ones_to_reconcile(
+def _submitted(database: Database, user_id: int, *titles: str) -> Draft:
+    """A submitted draft of the titles: bulk when several."""
+
+    def confirm(session: Session) -> Draft:
+        kind = DraftKind.BULK if len(titles) > 1 else DraftKind.SINGLE
+        draft = drafts.create_draft(
+            session, user_id=user_id, chat_id="chat-1", thread_id=None, kind=kind
+        )
+        draft.step = DraftStep.READY
+        draft.title, draft.titles = (titles[0], None) if len(titles) == 1 else (None, list(titles))
+        drafts.save_draft(session, draft=draft)
+        claimed = drafts.claim_for_submission(session, draft_id=draft.id, user_id=user_id, now=NOW)
+        assert claimed is not None
+        return claimed
+
+    return database.run_sync(confirm)
+
+
+def _record_job(database: Database, user_id: int, draft: Draft, request_id: str) -> None:
+    job = Job(
+        request_id=request_id,
+        chat_user_id=user_id,
+        draft_id=draft.id,
+        platform="telegram",
+        chat_id="chat-1",
+        title="t",
+        tone=1,
+        size=1,
+    )
+    database.run_sync(lambda session: jobs.add_job(session, job=job))
+
+
+def test_unsettled_drafts_are_submitted_ones_with_titles_still_without_a_job(
     database: Database, chat_user: ChatUser
 ) -> None:
     user_id = _user_id(chat_user)
-    orphan = _new(database, user_id, step=DraftStep.READY)
-    adopted = _new(database, user_id, step=DraftStep.READY)
+    orphan = _submitted(database, user_id, "Tek başlık")
+    adopted = _submitted(database, user_id, "Tek başlık")
+    partly = _submitted(database, user_id, "Bir", "İki", "Üç")
+    complete = _submitted(database, user_id, "Bir", "İki")
     _new(database, user_id, step=DraftStep.READY)
-    for draft in (orphan, adopted):
-        assert _claim(database, draft.id, user_id) is not None
-    database.run_sync(
-        lambda session: jobs.add_job(
-            session,
-            job=Job(
-                request_id="req-1",
-                chat_user_id=user_id,
-                draft_id=adopted.id,
-                platform="telegram",
-                chat_id="chat-1",
-                title="t",
-                tone=1,
-                size=1,
-            ),
-        )
-    )
+    _record_job(database, user_id, adopted, "req-1")
+    for number, draft in enumerate((partly, partly, complete, complete), 2):
+        _record_job(database, user_id, draft, f"req-{number}")
 
-    found = database.run_sync(drafts.submitted_drafts_without_jobs)
-    assert [draft.id for draft in found] == [orphan.id]
+    found = database.run_sync(drafts.unsettled_drafts)
+
+    assert sorted(draft.id for draft in found) == sorted([orphan.id, partly.id])
+    assert drafts.draft_titles(partly) == ["Bir", "İki", "Üç"]
+    assert drafts.draft_titles(orphan) == ["Tek başlık"]

@@ -141,3 +141,37 @@ def test_concurrent_claims_never_lease_a_job_twice(database: Database, chat_user
         claimed = [request_id for batch in pool.map(claim, range(racers)) for request_id in batch]
 
     assert sorted(claimed) == sorted(f"req-{number}" for number in range(20))
+
+
+def test_a_progress_line_about_the_longest_title_fits(
+    database: Database, chat_user: ChatUser
+) -> None:
+    job = _add(database, _user_id(chat_user), "req-1", title="Ş" * 255)
+    # The progress line quotes the title in a sentence of its own.
+    job.progress_text = f"⏳ {job.title} yazılıyor… %50 " + "·" * 80
+    database.run_sync(lambda session: jobs.save_job(session, job=job))
+
+    stored = database.run_sync(lambda session: jobs.job_by_request_id(session, request_id="req-1"))
+    assert stored is not None
+    assert stored.progress_text == job.progress_text
+
+
+def test_a_progress_message_is_set_only_while_the_job_has_none(
+    database: Database, chat_user: ChatUser
+) -> None:
+    job = _add(database, _user_id(chat_user), "req-1")
+    assert job.id is not None
+    job_id = job.id
+
+    def set_message(message_id: str) -> bool:
+        return database.run_sync(
+            lambda session: jobs.set_progress_message(
+                session, job_id=job_id, message_id=message_id, text=f"text {message_id}"
+            )
+        )
+
+    assert set_message("first") is True
+    assert set_message("second") is False
+    stored = database.run_sync(lambda session: jobs.get_job(session, job_id=job_id))
+    assert stored is not None
+    assert (stored.progress_message_id, stored.progress_text) == ("first", "text first")

@@ -162,6 +162,26 @@ def test_delete_session_says_whether_there_was_one(
     assert _load(database, cipher, user_id) is None
 
 
+def test_a_delete_naming_a_stale_version_deletes_nothing(
+    database: Database, cipher: TokenCipher, chat_user: ChatUser
+) -> None:
+    user_id = _user_id(chat_user)
+    first = _save(database, cipher, user_id, _tokens("a"))
+    latest = _save(database, cipher, user_id, _tokens("b"))
+
+    def delete(version: int) -> bool:
+        return database.run_sync(
+            lambda session: upstream_sessions.delete_session(
+                session, user_id=user_id, upstream_url=URL, expected_version=version
+            )
+        )
+
+    assert delete(first.version) is False
+    assert _load(database, cipher, user_id) == latest
+    assert delete(latest.version) is True
+    assert _load(database, cipher, user_id) is None
+
+
 def test_sessions_are_kept_per_upstream_url(
     database: Database, cipher: TokenCipher, chat_user: ChatUser
 ) -> None:

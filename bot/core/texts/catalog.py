@@ -60,6 +60,7 @@ class Texts:
     order_outcome_unknown: str
     order_adopted: str
     order_lost: str
+    order_unconfirmed: str
     order_already_handled: str
     order_cancelled: str
     order_cannot_cancel: str

@@ -75,6 +75,10 @@ ENGLISH = Texts(
     order_lost=(
         "Your order did not reach the service: {title}. Check /bakiye and order again if you like."
     ),
+    order_unconfirmed=(
+        "I could not confirm whether your order reached the service: {title}. "
+        "Check /bakiye and /makalelerim before ordering again."
+    ),
     order_already_handled="This order has already been handled.",
     order_cancelled="Order cancelled.",
     order_cannot_cancel="An order already placed cannot be cancelled.",

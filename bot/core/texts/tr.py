@@ -80,6 +80,10 @@ TURKISH = Texts(
         "Siparişiniz servise ulaşmadı: {title}. Bakiyenizi /bakiye ile kontrol edip "
         "yeniden sipariş verebilirsiniz."
     ),
+    order_unconfirmed=(
+        "Siparişinizin servise ulaşıp ulaşmadığını doğrulayamadım: {title}. Yeniden sipariş "
+        "vermeden önce /bakiye ve /makalelerim ile kontrol edin."
+    ),
     order_already_handled="Bu sipariş zaten işlendi.",
     order_cancelled="Sipariş iptal edildi.",
     order_cannot_cancel="Gönderilmiş bir sipariş iptal edilemez.",
