@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from datetime import datetime, timedelta
+from decimal import Decimal
 
 from sqlalchemy import or_, update
 from sqlmodel import Session, col, select
 
 from storage.inserts import insert_if_absent
-from storage.models import Job, JobStatus
+from storage.models import Draft, Job, JobStatus
 
 __all__ = [
     "add_job",
     "claim_due_jobs",
+    "draft_job",
     "get_job",
     "job_by_request_id",
     "jobs_of_draft",
@@ -26,6 +28,33 @@ __all__ = [
 
 # Finished jobs have their content stored but are not delivered yet.
 _POLLED = (JobStatus.PENDING, JobStatus.FINISHED)
+
+
+def draft_job(
+    draft: Draft,
+    *,
+    platform: str,
+    request_id: str,
+    title: str,
+    cost: Decimal | None,
+    next_poll_at: datetime,
+    created_at: datetime,
+) -> Job:
+    """The row of one upstream job placed for a draft: its chat, tone and size come along."""
+    return Job(
+        request_id=request_id,
+        chat_user_id=draft.chat_user_id,
+        draft_id=draft.id,
+        platform=platform,
+        chat_id=draft.chat_id,
+        thread_id=draft.thread_id,
+        title=title,
+        tone=draft.tone or 0,
+        size=draft.size or 0,
+        cost=cost,
+        next_poll_at=next_poll_at,
+        created_at=created_at,
+    )
 
 
 def add_job(session: Session, *, job: Job) -> Job:

@@ -255,16 +255,11 @@ def _adopt(
     rows = [
         jobs.add_job(
             session,
-            job=Job(
-                request_id=article.request_id,
-                chat_user_id=draft.chat_user_id,
-                draft_id=draft.id,
+            job=jobs.draft_job(
+                draft,
                 platform=user.platform,
-                chat_id=draft.chat_id,
-                thread_id=draft.thread_id,
+                request_id=article.request_id,
                 title=title,
-                tone=draft.tone or 0,
-                size=draft.size or 0,
                 cost=cost,
                 next_poll_at=now,
                 created_at=draft.submitted_at or now,

@@ -445,16 +445,11 @@ async def _record_jobs(
         rows = []
         for title, created in placed:
             wait = estimate_seconds(created.estimated_time) or 0.0
-            job = Job(
-                request_id=created.request_id,
-                chat_user_id=turn.user_id,
-                draft_id=draft.id,
+            job = jobs.draft_job(
+                draft,
                 platform=chat.platform,
-                chat_id=draft.chat_id,
-                thread_id=draft.thread_id,
+                request_id=created.request_id,
                 title=title,
-                tone=draft.tone or 0,
-                size=draft.size or 0,
                 cost=created.cost,
                 next_poll_at=now + timedelta(seconds=wait),
                 created_at=now,
