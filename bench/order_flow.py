@@ -3,7 +3,11 @@
 Runs the core (Conversations, SQLite, the upstream client) against the sandbox on
 loopback, the way an adapter drives it, for several users at once.
 
-    .venv/bin/python bench/order_flow.py [--users 20] [--rounds 3]
+    .venv/bin/python bench/order_flow.py [--users 20] [--rounds 3] [--upstream URL]
+
+With ``--upstream`` (e.g. ``python -m bot sandbox --port 8099 --speed 1`` in another
+terminal) the sandbox runs in its own process, so only the bot's time is measured
+here; its demo account needs a balance of at least 15 TL per order.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ import statistics
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from decimal import Decimal
 from pathlib import Path
 
@@ -79,13 +84,22 @@ async def _one_user(
         await step("makalelerim", Command("makalelerim"))
 
 
-async def main(users: int, rounds: int) -> None:
+@asynccontextmanager
+async def _upstream(url: str | None) -> AsyncIterator[str]:
+    if url:
+        yield url
+        return
+    async with running_sandbox(speed=1.0) as sandbox:
+        sandbox.state.set_balance("demo@example.com", Decimal(10**6))
+        yield sandbox.url
+
+
+async def main(users: int, rounds: int, upstream: str | None) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        async with running_sandbox(speed=1.0) as sandbox:
-            sandbox.state.set_balance("demo@example.com", Decimal(10**6))
+        async with _upstream(upstream) as url:
             settings = load_settings(
                 _env_file=None,
-                article_api_url=sandbox.url,
+                article_api_url=url,
                 database_url=f"sqlite:///{Path(folder) / 'bench.db'}",
                 token_encryption_key=generate_key(),
             )
@@ -120,5 +134,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--upstream", help="an article service already running (a sandbox)")
     options = parser.parse_args()
-    asyncio.run(main(options.users, options.rounds))
+    asyncio.run(main(options.users, options.rounds, options.upstream))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
@@ -35,6 +36,10 @@ class Database:
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
+        # SQLite has one writer at a time and every transaction here begins IMMEDIATE, so
+        # threads of this process queue on a lock instead of SQLite's busy handler, which
+        # sleeps in growing steps (up to 100 ms) while it waits.
+        self._turn = threading.Lock() if engine.dialect.name == "sqlite" else nullcontext()
 
     @classmethod
     def connect(cls, url: str) -> Database:
@@ -95,7 +100,11 @@ class Database:
     def run_sync(self, work: Callable[[Session], T]) -> T:
         """Run ``work`` in one transaction: commit when it returns, roll back when it raises."""
         # Rows stay readable after the commit, so work can return them to async callers.
-        with Session(self._engine, expire_on_commit=False) as session, session.begin():
+        with (
+            self._turn,
+            Session(self._engine, expire_on_commit=False) as session,
+            session.begin(),
+        ):
             return work(session)
 
     def dispose(self) -> None:
