@@ -1,6 +1,6 @@
 """The article service's typed async client, its models and its error tree."""
 
-from bot.api.client import ArticleApi
+from bot.api.client import NEWEST_ARTICLES, ArticleApi
 from bot.api.errors import (
     ArticleApiError,
     InsufficientBalance,
@@ -31,6 +31,7 @@ from bot.api.models import (
 __all__ = [
     "DEFAULT_SIZES",
     "DEFAULT_TONES",
+    "NEWEST_ARTICLES",
     "Article",
     "ArticleApi",
     "ArticleApiError",

@@ -82,6 +82,9 @@ _NOT_SENT = (
 _NOT_DONE = 408
 # Bad JSON, bad UTF-8 and integers too long to convert are ValueErrors; deep nesting recurses.
 _UNREADABLE_BODY = (ValueError, RecursionError)
+# How many of the newest own articles the bot asks for at once: the list's paging
+# parameters are not documented, and every article the bot has to look for is recent.
+NEWEST_ARTICLES = 100
 # Backoff between read attempts, in seconds; stamina adds jitter on top.
 _READ_WAIT_INITIAL = 0.2
 _READ_WAIT_MAX = 2.0

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
-from bot.api import Article, ArticleApi, ArticleApiError, RateLimited
+from bot.api import NEWEST_ARTICLES, Article, ArticleApi, ArticleApiError, RateLimited
 from bot.core import reconcile as reconciliation
 from bot.core.accounts import Accounts
 from bot.core.article import article_blocks, article_document, split_into_screens
@@ -40,7 +40,8 @@ __all__ = ["LEASE", "MAX_POLL_WAIT", "MISSING_GRACE", "Delivery"]
 
 log = logging.getLogger(__name__)
 
-# Longer than any round takes, so no other replica claims a job while it is being sent.
+# Far longer than a round normally takes, so no other replica claims a job being sent;
+# a round that overruns it may see a job polled twice, never charged twice.
 LEASE = timedelta(minutes=5)
 # The longest wait between two polls of a job, after errors or for a long-running job.
 MAX_POLL_WAIT = timedelta(minutes=5)
@@ -227,7 +228,7 @@ class Delivery:
         try:
             articles = await self._accounts.call(
                 user.id,
-                lambda token: self._api.articles(token, page_size=reconciliation.LIST_PAGE_SIZE),
+                lambda token: self._api.articles(token, page_size=NEWEST_ARTICLES),
             )
         except SessionExpired as err:
             await self.session_ended(user, await self._progress_chat(pending[0]))

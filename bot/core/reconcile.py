@@ -17,30 +17,27 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from decimal import Decimal
 from typing import Protocol
 
 from sqlmodel import Session
 
-from bot.api import Article, ArticleApi, ArticleApiError
+from bot.api import NEWEST_ARTICLES, Article, ArticleApi, ArticleApiError
 from bot.core.accounts import Accounts
 from bot.core.clock import Clock
 from bot.core.errors import NotLoggedIn, SessionExpired
 from bot.core.events import ChatAddress
+from bot.core.money import to_kurus
 from bot.core.texts import Texts
 from bot.core.turkish import fold
 from storage import Database, drafts, jobs, users
 from storage.models import ChatUser, Draft, DraftStep, Job
 
-__all__ = ["CLOCK_SKEW", "LIST_PAGE_SIZE", "Outbox", "reconcile"]
+__all__ = ["CLOCK_SKEW", "Outbox", "reconcile"]
 
 log = logging.getLogger(__name__)
 
 # The upstream's clock and ours may disagree by this much about when a job was created.
 CLOCK_SKEW = timedelta(minutes=2)
-# The interface's largest page of the own-articles list.
-LIST_PAGE_SIZE = 100
-_CENT = Decimal("0.01")
 
 
 class Outbox(Protocol):
@@ -123,7 +120,7 @@ class _Reconciliation:
             return
         try:
             listed = await self.accounts.call(
-                user_id, lambda token: self.api.articles(token, page_size=LIST_PAGE_SIZE)
+                user_id, lambda token: self.api.articles(token, page_size=NEWEST_ARTICLES)
             )
         except SessionExpired:
             await self.outbox.session_ended(user, _chat_of(user, due[0]))
@@ -251,7 +248,7 @@ def _adopt(
     """Add a job for each adopted title and close the draft (``DONE`` when it has jobs)."""
     titles = len(drafts.draft_titles(draft))
     # A bulk draft's cost is the total of its equally priced titles.
-    cost = (draft.cost / titles).quantize(_CENT) if draft.cost is not None and titles else None
+    cost = to_kurus(draft.cost / titles) if draft.cost is not None and titles else None
     rows = [
         jobs.add_job(
             session,

@@ -84,7 +84,6 @@ class Notice:
     """A short notice for a button press (a toast where the platform has one)."""
 
     text: str
-    alert: bool = False
 
 
 Effect = Send | Edit | Delete | SendDocument | Notice

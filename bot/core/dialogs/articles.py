@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime
 
-from bot.api import Article, ArticleStatus
+from bot.api import NEWEST_ARTICLES, Article, ArticleStatus
 from bot.core.actions import OpenArticle, ShowPage, fits_in_button
 from bot.core.article import article_blocks, article_document
 from bot.core.events import Command, Press
@@ -18,8 +18,6 @@ from storage import jobs
 __all__ = ["PAGE_SIZE", "article_opened", "list_articles", "page_shown"]
 
 PAGE_SIZE = 5
-# The list is read in one call; the service's paging parameters are not documented.
-_FETCH_LIMIT = 100
 _EPOCH = datetime.min.replace(tzinfo=UTC)
 
 
@@ -39,10 +37,10 @@ async def page_shown(turn: Turn, action: ShowPage, press: Press) -> None:
 
 async def _articles(turn: Turn) -> list[Article]:
     api = turn.services.api
-    listed = await turn.upstream(lambda token: api.articles(token, page_size=_FETCH_LIMIT))
+    listed = await turn.upstream(lambda token: api.articles(token, page_size=NEWEST_ARTICLES))
     # The service may omit titles; the bot knows the ones it ordered.
     ordered = await turn.store(
-        lambda s: jobs.jobs_of_user(s, user_id=turn.user_id, limit=_FETCH_LIMIT)
+        lambda s: jobs.jobs_of_user(s, user_id=turn.user_id, limit=NEWEST_ARTICLES)
     )
     titles = {job.request_id: job.title for job in ordered}
     complete = [

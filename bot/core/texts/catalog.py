@@ -49,7 +49,6 @@ class Texts:
     summary_insufficient: str
     button_confirm: str
     button_cancel: str
-    ordering: str
     order_placed: str
     order_placed_estimate: str
     bulk_placed: str

@@ -53,7 +53,6 @@ ENGLISH = Texts(
     summary_insufficient="Your balance is not enough for this order ({missing} short).",
     button_confirm="Onayla",
     button_cancel="İptal",
-    ordering="Placing the order…",
     order_placed="Order placed: {title}. Cost: {cost}. I will post it here when it is ready.",
     order_placed_estimate=(
         "Order placed: {title}. Estimated time: {estimate}. Cost: {cost}. "

@@ -55,7 +55,6 @@ TURKISH = Texts(
     summary_insufficient="Bakiyeniz bu sipariş için yetmiyor ({missing} eksik).",
     button_confirm="Onayla",
     button_cancel="İptal",
-    ordering="Sipariş veriliyor…",
     order_placed="Siparişiniz alındı: {title}. Ücret: {cost}. Hazır olunca buraya göndereceğim.",
     order_placed_estimate=(
         "Siparişiniz alındı: {title}. Tahmini süre: {estimate}. Ücret: {cost}. "

@@ -28,8 +28,7 @@ async def press(update: Update, context: BotContext) -> None:
     done, _ = await asyncio.wait({handling}, timeout=ANSWER_WITHIN)
     if handling in done:
         notices = handling.result()
-        first = notices[0] if notices else None
-        await query.answer(first.text if first else None, show_alert=bool(first and first.alert))
+        await query.answer(notices[0].text if notices else None)
         return
     await query.answer()
     await _post_late(update, context, await handling)
