@@ -9,13 +9,13 @@ import itertools
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 import httpx
 
-from bot.api import Article, ArticleApi
+from bot.api import ArticleApi
 from bot.core.accounts import Accounts
 from bot.core.delivery import Delivery
 from bot.core.durations import estimate_seconds
@@ -31,7 +31,6 @@ __all__ = [
     "USER_ID",
     "Call",
     "DeliveryRig",
-    "HidingApi",
     "ManualClock",
     "RecordingMessenger",
     "delivery_rig",
@@ -132,32 +131,6 @@ class RecordingMessenger(Messenger):
             raise error("injected failure")
 
 
-class HidingApi(ArticleApi):
-    """The real client, but the own-articles list it returns lacks the ``hidden`` fields.
-
-    The interface does not promise every field of that list; this shows the bot a service
-    that leaves them out.
-    """
-
-    def __init__(self, http: httpx.AsyncClient, *, base_url: str, hidden: Collection[str]) -> None:
-        super().__init__(http, base_url=base_url, read_attempts=1)
-        self._blank = dict.fromkeys(hidden)
-
-    async def articles(
-        self,
-        token: str,
-        *,
-        request_id: str | None = None,
-        page_size: int | None = None,
-        status_id: int | None = None,
-    ) -> list[Article]:
-        """The list as the service gives it, with the hidden fields blank."""
-        found = await super().articles(
-            token, request_id=request_id, page_size=page_size, status_id=status_id
-        )
-        return [replace(article, **self._blank) for article in found]
-
-
 class ManualClock:
     """A clock that stands still until a test moves it; call it for the time."""
 
@@ -232,10 +205,6 @@ class DeliveryRig:
             create_timeout=timedelta(seconds=create_timeout),
             reconcile_grace=timedelta(seconds=reconcile_grace),
         )
-
-    def api_without(self, *fields: str) -> ArticleApi:
-        """A client of the rig's sandbox whose own-articles list lacks these ``Article`` fields."""
-        return HidingApi(self.http, base_url=self.sandbox.url, hidden=fields)
 
     def advance(self, seconds: float) -> None:
         """Move the bot's clock and the upstream's clock forward together."""

@@ -58,7 +58,11 @@ async def own_articles(
     """The caller's articles, newest first, filtered and paged."""
     query = parse_list_query(request.query_params)
     now = state.clock.now()
-    items = [_item(job, now) for job in state.jobs_of(account)]
+    hidden = state.faults.hidden_article_fields
+    items = [
+        {key: value for key, value in _item(job, now).items() if key not in hidden}
+        for job in state.jobs_of(account)
+    ]
     matching = [
         item
         for item in items

@@ -14,6 +14,8 @@ class Faults:
         self.latency = 0.0
         self.wrong_password_status = 401
         self.bulk_enabled = True
+        # Fields the own-articles list leaves out: the interface promises none of them.
+        self.hidden_article_fields: set[str] = set()
         self._pending: deque[int] = deque()
 
     def fail_next(self, count: int, status: int = 503) -> None:

@@ -216,8 +216,8 @@ async def test_a_bulk_order_partly_recorded_adopts_only_the_titles_without_a_job
 async def test_without_titles_in_the_list_the_articles_made_at_the_submission_are_adopted(
     rig: DeliveryRig,
 ) -> None:
-    titleless = rig.api_without("title")
-    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE, api=titleless)
+    rig.sandbox.state.faults.hidden_article_fields = {"baslik"}
+    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
     # Ordered long before, outside this bot: not part of the draft.
     await rig.accounts.call(
         rig.user_id, lambda token: rig.api.create(token, title=TITLE, tone=1, size=1)
@@ -239,8 +239,8 @@ async def test_without_titles_in_the_list_the_articles_made_at_the_submission_ar
 async def test_a_list_without_titles_or_times_is_not_taken_for_a_lost_order(
     rig: DeliveryRig,
 ) -> None:
-    blind = rig.api_without("title", "created_at")
-    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE, api=blind)
+    rig.sandbox.state.faults.hidden_article_fields = {"baslik", "createdAt"}
+    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
     await rig.accounts.call(
         rig.user_id, lambda token: rig.api.create(token, title=OTHER_TITLE, tone=1, size=1)
     )
