@@ -22,7 +22,9 @@ from bot.shell import PLATFORM as SHELL
 from bot.shell import PipedLines, PromptLines, ShellChat, ShellMessenger
 from storage import Database, TokenCipher, upstream_sessions
 
-__all__ = ["main"]
+__all__ = ["SHELL_LOG", "main"]
+
+SHELL_LOG = "shell.log"
 
 
 def _secrets(settings: Settings) -> list[str]:
@@ -128,10 +130,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     try:
         settings = load_settings()
+        if args.command == "shell":
+            # The terminal is the chat: the log goes to a file beside the database.
+            settings.data_dir.mkdir(parents=True, exist_ok=True)
+            with (settings.data_dir / SHELL_LOG).open("a", encoding="utf-8") as log:
+                configure_logging(settings.log_level, _secrets(settings), stream=log)
+                asyncio.run(_shell(settings, args))
+            return
         configure_logging(settings.log_level, _secrets(settings))
         match args.command:
-            case "shell":
-                asyncio.run(_shell(settings, args))
             case "run":
                 asyncio.run(_chats(settings, args, ()))
             case "telegram" | "slack":

@@ -70,6 +70,10 @@ def test_piped_session_logs_in_orders_and_receives_the_article(tmp_path: Path) -
     assert len(saved[0].read_text().split()) > 250
     assert "Demo12345" not in out, "the echoed /giris line hides the password"
     assert done.stderr.count("Demo12345") == 1, "only the start-up banner names the demo password"
+    log = (tmp_path / "data" / "shell.log").read_text()
+    assert "delivered job" in log, "the log goes to a file, not into the conversation"
+    assert "INFO" not in done.stderr
+    assert "Demo12345" not in log
 
 
 def test_piped_end_of_input_with_nothing_pending_exits_at_once(tmp_path: Path) -> None:
