@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from bot.core.richtext import Block, BulletList, CodeBlock, Heading, Paragraph, Span
+from bot.core.markup import Markup
 from bot.core.screens import Screen
 
 __all__ = [
@@ -50,31 +50,13 @@ def _wrapped(text: str, mark: str) -> str:
     return f"{text[:start]}{mark}{core}{mark}{text[start + len(core) :]}"
 
 
-def _span(span: Span) -> str:
-    text = escape(span.text)
-    if span.code:
-        return _wrapped(text, "`")
-    if span.italic:
-        text = _wrapped(text, "_")
-    if span.bold:
-        text = _wrapped(text, "*")
-    return text
-
-
-def _line(spans: tuple[Span, ...]) -> str:
-    return "".join(_span(span) for span in spans)
-
-
-def _mrkdwn(block: Block) -> str:
-    match block:
-        case Heading(text):
-            return _wrapped(escape(text), "*")
-        case Paragraph(spans):
-            return _line(spans)
-        case BulletList(items):
-            return "\n".join(f"• {_line(item)}" for item in items)
-        case CodeBlock(text):
-            return f"```\n{escape(text)}\n```"
+_MRKDWN = Markup(
+    escape=escape,
+    bold=lambda text: _wrapped(text, "*"),
+    italic=lambda text: _wrapped(text, "_"),
+    code=lambda text: _wrapped(text, "`"),
+    code_block=lambda text: f"```\n{text}\n```",
+)
 
 
 def _pieces(text: str) -> Iterator[str]:
@@ -95,7 +77,7 @@ def _section(text: str) -> JsonBlock:
 
 
 def _sections(screen: Screen, mention: str | None) -> list[JsonBlock]:
-    texts = [piece for block in screen.blocks for piece in _pieces(_mrkdwn(block)) if piece]
+    texts = [piece for block in screen.blocks for piece in _pieces(_MRKDWN.block(block)) if piece]
     if mention is not None:
         texts[:1] = [f"{mention} {texts[0]}" if texts else mention]
     return [_section(text) for text in texts]
@@ -142,7 +124,7 @@ def fallback_text(screen: Screen, *, mention: str | None = None) -> str:
 
 def fits(screen: Screen) -> bool:
     """Whether the screen makes one valid message: every block in one section, within limits."""
-    texts = [_mrkdwn(block) for block in screen.blocks]
+    texts = [_MRKDWN.block(block) for block in screen.blocks]
     blocks = len(texts) + len(screen.buttons)
     return (
         all(len(text) <= SECTION_LIMIT for text in texts)

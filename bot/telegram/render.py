@@ -7,7 +7,7 @@ import re
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.core.richtext import Block, BulletList, CodeBlock, Heading, Paragraph, Span
+from bot.core.markup import Markup
 from bot.core.screens import Screen
 
 __all__ = ["MESSAGE_LIMIT", "keyboard", "to_html", "visible_length"]
@@ -17,36 +17,18 @@ MESSAGE_LIMIT = 4096
 _TAG = re.compile(r"<[^>]+>")
 
 
-def _span(span: Span) -> str:
-    text = html.escape(span.text, quote=False)
-    if span.code:
-        return f"<code>{text}</code>"
-    if span.italic:
-        text = f"<i>{text}</i>"
-    if span.bold:
-        text = f"<b>{text}</b>"
-    return text
-
-
-def _line(spans: tuple[Span, ...]) -> str:
-    return "".join(_span(span) for span in spans)
-
-
-def _block(block: Block) -> str:
-    match block:
-        case Heading(text):
-            return f"<b>{html.escape(text, quote=False)}</b>"
-        case Paragraph(spans):
-            return _line(spans)
-        case BulletList(items):
-            return "\n".join(f"• {_line(item)}" for item in items)
-        case CodeBlock(text):
-            return f"<pre>{html.escape(text, quote=False)}</pre>"
+_HTML = Markup(
+    escape=lambda text: html.escape(text, quote=False),
+    bold=lambda text: f"<b>{text}</b>",
+    italic=lambda text: f"<i>{text}</i>",
+    code=lambda text: f"<code>{text}</code>",
+    code_block=lambda text: f"<pre>{text}</pre>",
+)
 
 
 def to_html(screen: Screen) -> str:
     """The screen's text as Telegram HTML: bold headings, paragraphs kept apart."""
-    return "\n\n".join(_block(block) for block in screen.blocks)
+    return "\n\n".join(_HTML.block(block) for block in screen.blocks)
 
 
 def visible_length(markup: str) -> int:

@@ -1,0 +1,50 @@
+"""Rich text written in a platform's markup: one walk over the blocks, the marks per platform."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.core.richtext import Block, BulletList, CodeBlock, Heading, Paragraph, Span
+
+__all__ = ["Markup"]
+
+Mark = Callable[[str], str]
+
+
+@dataclass(frozen=True, slots=True)
+class Markup:
+    """How a platform escapes text and marks styles (each mark takes escaped text)."""
+
+    escape: Mark
+    bold: Mark
+    italic: Mark
+    code: Mark
+    code_block: Mark
+
+    def span(self, span: Span) -> str:
+        """One styled run; code is shown as it is, without other styles."""
+        text = self.escape(span.text)
+        if span.code:
+            return self.code(text)
+        if span.italic:
+            text = self.italic(text)
+        if span.bold:
+            text = self.bold(text)
+        return text
+
+    def line(self, spans: tuple[Span, ...]) -> str:
+        """A line of styled runs."""
+        return "".join(self.span(span) for span in spans)
+
+    def block(self, block: Block) -> str:
+        """One block: headings bold, lists as bullets."""
+        match block:
+            case Heading(text):
+                return self.bold(self.escape(text))
+            case Paragraph(spans):
+                return self.line(spans)
+            case BulletList(items):
+                return "\n".join(f"• {self.line(item)}" for item in items)
+            case CodeBlock(text):
+                return self.code_block(self.escape(text))
