@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import getpass
+import logging
 import signal
 import sys
 from collections.abc import AsyncIterator, Sequence
@@ -23,6 +24,8 @@ from bot.shell import PipedLines, PromptLines, ShellChat, ShellMessenger
 from storage import Database, TokenCipher, upstream_sessions
 
 __all__ = ["SHELL_LOG", "main"]
+
+log = logging.getLogger("bot")
 
 SHELL_LOG = "shell.log"
 
@@ -133,8 +136,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.command == "shell":
             # The terminal is the chat: the log goes to a file beside the database.
             settings.data_dir.mkdir(parents=True, exist_ok=True)
-            with (settings.data_dir / SHELL_LOG).open("a", encoding="utf-8") as log:
-                configure_logging(settings.log_level, _secrets(settings), stream=log)
+            with (settings.data_dir / SHELL_LOG).open("a", encoding="utf-8") as log_file:
+                configure_logging(settings.log_level, _secrets(settings), stream=log_file)
                 asyncio.run(_shell(settings, args))
             return
         configure_logging(settings.log_level, _secrets(settings))
@@ -151,6 +154,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(f"configuration: {err}")
     except KeyboardInterrupt:
         pass
+    except Exception:
+        # Python's own traceback printer would bypass the redaction of secrets.
+        log.critical("the bot stopped on an unexpected error", exc_info=True)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ _CAPPED = {
     # Both log response URLs (live credentials for a few minutes) at DEBUG.
     "slack_sdk": logging.INFO,
     "slack_bolt": logging.INFO,
+    "uvicorn": logging.WARNING,
     # One line per scheduler run or migration step is noise, not news.
     "apscheduler": logging.WARNING,
     "alembic": logging.WARNING,

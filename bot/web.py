@@ -46,7 +46,10 @@ async def serving_http(
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    # log_config=None: uvicorn's own handlers would bypass the redacting formatter.
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, lifespan="off", log_config=None
+    )
     server = _EmbeddedServer(config)
     serving = asyncio.create_task(server.serve(sockets=[sock]))
     try:

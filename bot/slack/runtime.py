@@ -50,7 +50,11 @@ def events_route(app: AsyncApp) -> Route:
     handler = AsyncSlackRequestHandler(app)
 
     async def receive(request: Request) -> Response:
-        return await handler.handle(request)
+        try:
+            return await handler.handle(request)
+        except ValueError:
+            # Bolt parses before it checks the signature: junk from anyone must not make a 500.
+            return Response(status_code=400)
 
     return Route(EVENTS_PATH, receive, methods=["POST"])
 

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from starlette.routing import Route
 from telegram import Update
+from telegram.error import InvalidToken
 
 from bot.config import ConfigError, Settings
 from bot.core.conversation import Conversations
@@ -58,6 +59,22 @@ def _webhook(settings: Settings) -> tuple[str, str, str] | None:
 
 
 @asynccontextmanager
+async def _initialized(application: TelegramApp) -> AsyncIterator[TelegramApp]:
+    """The application initialized (getMe); a refused token is a configuration error."""
+    try:
+        await application.initialize()
+    except InvalidToken:
+        # Its message quotes the token, and it would reach stderr without redaction.
+        raise ConfigError(
+            "TELEGRAM_BOT_TOKEN was refused (or TELEGRAM_API_URL is not a Bot API server)"
+        ) from None
+    try:
+        yield application
+    finally:
+        await application.shutdown()
+
+
+@asynccontextmanager
 async def running_telegram(
     settings: Settings, conversations: Conversations, messengers: MutableMapping[str, Messenger]
 ) -> AsyncIterator[TelegramRuntime]:
@@ -71,7 +88,7 @@ async def running_telegram(
         conversations=conversations,
         polling=webhook is None,
     )
-    async with application:
+    async with _initialized(application):
         messenger = application.bot_data.messenger
         assert messenger is not None
         messengers[PLATFORM] = messenger

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hmac
 import logging
-from json import JSONDecodeError
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -27,10 +26,10 @@ def webhook_route(application: TelegramApp, *, path: str, secret: str) -> Route:
         if not hmac.compare_digest(offered.encode(), secret.encode()):
             return Response(status_code=403)
         try:
-            payload = await request.json()
-        except JSONDecodeError:
+            update = Update.de_json(await request.json(), application.bot)
+        except (ValueError, TypeError, AttributeError):
+            # Not JSON, or JSON that is no update: the sender gets a 400, the log no traceback.
             return Response(status_code=400)
-        update = Update.de_json(payload, application.bot)
         if update is None:
             return Response(status_code=400)
         # Handled in the background: Telegram wants its 200 quickly and retries otherwise.

@@ -394,3 +394,19 @@ async def test_python_m_bot_slack_answers_signed_requests_and_stops_on_sigterm(
         assert process.returncode == 0, stderr.decode()
         assert TOKEN not in stderr.decode()
         assert "/makalelerim" in slack.ephemerals(ALICE)[0]["text"]
+
+
+async def test_junk_from_anyone_is_refused_without_a_traceback(rig: SlackRig) -> None:
+    junk = [
+        (b"{not json", "application/json"),
+        (b"payload=%7Bbad", "application/x-www-form-urlencoded"),
+        (b"\xff\xfe", "application/x-www-form-urlencoded"),
+    ]
+    async with httpx.AsyncClient() as client:
+        answers = [
+            await client.post(
+                f"{rig.base_url}/slack/events", content=body, headers={"Content-Type": kind}
+            )
+            for body, kind in junk
+        ]
+    assert [answer.status_code for answer in answers] == [400, 400, 400]

@@ -15,8 +15,11 @@ from pathlib import Path
 import httpx
 import pytest
 
+from bot.bootstrap import serve_chats
+from bot.config import ConfigError, load_settings
 from bot.logs import configure_logging
 from bot.sandbox import LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
+from storage import generate_key
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.telegram_rig import ALICE, BOB, TOKEN, Rig, telegram_rig
 
@@ -268,7 +271,10 @@ async def test_webhook_mode_checks_the_secret_and_drops_replays(tmp_path: Path) 
             first = await client.post(hook, json=update, headers=headers)
             replayed = await client.post(hook, json=update, headers=headers)
             health = await client.get(hook.replace("/telegram/hook", "/health"))
+            not_json = await client.post(hook, content=b"{not json", headers=headers)
+            not_an_update = await client.post(hook, json=[1, 2], headers=headers)
         assert (refused.status_code, first.status_code, replayed.status_code) == (403, 200, 200)
+        assert (not_json.status_code, not_an_update.status_code) == (400, 400)
         assert health.json() == {"status": "ok"}
         await rig.until(ALICE, "/makalelerim")
         helps = [m for m in rig.bot_messages(ALICE) if "/makalelerim" in (m.text or "")]
@@ -306,3 +312,22 @@ async def test_python_m_bot_telegram_runs_against_any_bot_api_server(tmp_path: P
             _, stderr = await asyncio.wait_for(process.communicate(), 30)
         assert process.returncode == 0, stderr.decode()
         assert TOKEN not in stderr.decode()
+
+
+async def test_a_refused_token_is_a_configuration_error_that_does_not_quote_it(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram.running(token="999:OtherTokenTheServerKnows_abcdefghijklmno") as fake:
+        settings = load_settings(
+            _env_file=None,
+            article_api_url="http://127.0.0.1:9",
+            database_url=f"sqlite:///{tmp_path / 'bot.db'}",
+            token_encryption_key=generate_key(),
+            telegram_bot_token=TOKEN,
+            telegram_api_url=fake.url,
+        )
+        with pytest.raises(ConfigError, match="TELEGRAM_BOT_TOKEN was refused") as refused:
+            await serve_chats(settings, ("telegram",), asyncio.Event())
+    assert TOKEN not in str(refused.value)
+    assert refused.value.__cause__ is None
+    assert refused.value.__suppress_context__
