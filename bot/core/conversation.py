@@ -38,7 +38,7 @@ from bot.core.events import (
 )
 from bot.core.screens import Effect
 from bot.core.texts import LANGUAGES
-from bot.core.turn import CoreServices, Turn, language_of
+from bot.core.turn import AtOnce, CoreServices, Turn, language_of
 from storage import bookkeeping, jobs, users
 from storage.drafts import DraftNotEditable
 from storage.models import Awaiting, ChatUser, JobStatus
@@ -57,9 +57,11 @@ class Conversations:
     def __init__(self, services: CoreServices) -> None:
         self.services = services
 
-    async def handle(self, origin: Origin, event: Event) -> list[Effect]:
-        """Answer one event of one chat user."""
-        turn = Turn(self.services, origin, await self._user(origin))
+    async def handle(
+        self, origin: Origin, event: Event, *, at_once: AtOnce | None = None
+    ) -> list[Effect]:
+        """Answer one event of one chat user; ``at_once`` carries out urgent effects early."""
+        turn = Turn(self.services, origin, await self._user(origin), at_once)
         try:
             await _dispatch(turn, event)
         except DraftNotEditable:
@@ -133,7 +135,10 @@ class Conversations:
 
 async def _dispatch(turn: Turn, event: Event) -> None:
     match event:
-        case Command(name=name):
+        case Command(name=name, message_id=message_id):
+            if turn.user.awaiting is Awaiting.PASSWORD:
+                # It may be the password itself, typed with a leading slash.
+                await turn.delete(message_id)
             # A command ends whatever input was awaited, then runs.
             turn.interrupted = turn.user.awaiting
             if turn.user.awaiting is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -14,15 +15,19 @@ from bot.core.catalog import Catalog
 from bot.core.clock import Clock
 from bot.core.delivery import Delivery
 from bot.core.events import Origin
+from bot.core.ports import MessengerError
 from bot.core.richtext import Block, paragraph
 from bot.core.screens import Button, Delete, Edit, Effect, Notice, Screen, Send
 from bot.core.texts import LANGUAGES, Texts, texts_for
 from storage import Database, users
 from storage.models import Awaiting, ChatUser
 
-__all__ = ["CoreServices", "Turn", "language_of", "text_screen"]
+__all__ = ["AtOnce", "CoreServices", "Turn", "language_of", "text_screen"]
 
 T = TypeVar("T")
+# Carries out one effect before the turn ends (a password's deletion before the login call).
+AtOnce = Callable[[Effect], Awaitable[None]]
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +54,13 @@ def language_of(user: ChatUser, origin: Origin, default: str) -> str:
 class Turn:
     """Collects the effects that answer one event of one chat user."""
 
-    def __init__(self, services: CoreServices, origin: Origin, user: ChatUser) -> None:
+    def __init__(
+        self,
+        services: CoreServices,
+        origin: Origin,
+        user: ChatUser,
+        at_once: AtOnce | None = None,
+    ) -> None:
         assert user.id is not None
         self.services = services
         self.origin = origin
@@ -57,6 +68,7 @@ class Turn:
         self.user_id: int = user.id
         self.texts: Texts = texts_for(language_of(user, origin, services.default_language))
         self.effects: list[Effect] = []
+        self.at_once = at_once
         # The input a command interrupted, so /iptal can tell whether it cancelled anything.
         self.interrupted: Awaiting | None = None
 
@@ -77,10 +89,20 @@ class Turn:
         """A short notice for a button press."""
         self.effects.append(Notice(text))
 
-    def delete(self, message_id: str | None) -> None:
-        """Delete one of the user's messages (a password)."""
-        if message_id:
+    async def delete(self, message_id: str | None) -> None:
+        """Delete one of the user's messages (a password): at once where the adapter can."""
+        if not message_id:
+            return
+        if self.at_once is None:
             self.effects.append(Delete(message_id))
+            return
+        try:
+            await self.at_once(Delete(message_id))
+        except MessengerError as err:
+            # The dialog goes on; the platform said why the message stays (e.g. no admin rights).
+            log.warning(
+                "could not delete message %s of chat user %s: %s", message_id, self.user_id, err
+            )
 
     async def upstream(self, operation: Callable[[str], Awaitable[T]]) -> T:
         """Call the upstream as this user, with a fresh token."""

@@ -8,12 +8,13 @@ from bot.core.conversation import Conversations
 from bot.telegram.context import CONTEXT_TYPES, TelegramApp
 from bot.telegram.handlers import register_handlers
 from bot.telegram.messenger import TelegramMessenger
+from bot.telegram.ordering import PerUserOrder
 
 __all__ = ["build_application"]
 
 # AIORateLimiter retries nothing unless told to; a 429 must be waited out, never dropped.
 RATE_LIMIT_RETRIES = 5
-# Updates of different users are handled side by side; one slow upstream call holds no one else.
+# Different users' updates are handled side by side: one slow upstream call holds no one else.
 CONCURRENT_UPDATES = 16
 
 
@@ -28,7 +29,7 @@ def build_application(
         .base_url(f"{root}/bot")
         .base_file_url(f"{root}/file/bot")
         .rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
-        .concurrent_updates(CONCURRENT_UPDATES)
+        .concurrent_updates(PerUserOrder(CONCURRENT_UPDATES))
         .context_types(CONTEXT_TYPES)
     )
     if not polling:

@@ -66,7 +66,7 @@ class TelegramMessenger:
             )
         except BadRequest as err:
             # The user saw the same thing already, or deleted the message.
-            if "not modified" in err.message or "not found" in err.message:
+            if "not modified" in err.message or "message to edit not found" in err.message:
                 return
             raise _translated(err) from err
         except TelegramError as err:

@@ -7,11 +7,12 @@ from telegram.constants import ChatType
 
 from bot.core.events import ChatAddress, Command, Event, Origin, UserKey
 from bot.core.ports import perform
-from bot.core.screens import Notice
+from bot.core.richtext import paragraph
+from bot.core.screens import Effect, Notice, Screen
 from bot.telegram.context import BotContext
 from bot.telegram.messenger import PLATFORM
 
-__all__ = ["answer", "command_of", "origin_of"]
+__all__ = ["answer", "command_of", "origin_of", "post_notices"]
 
 
 def origin_of(update: Update) -> Origin | None:
@@ -47,5 +48,19 @@ async def answer(update: Update, context: BotContext, event: Event) -> list[Noti
     origin = origin_of(update)
     if origin is None:
         return []
-    effects = await context.conversations.handle(origin, event)
-    return await perform(context.messenger, origin.chat, effects)
+    messenger, chat = context.messenger, origin.chat
+
+    async def at_once(effect: Effect) -> None:
+        await perform(messenger, chat, [effect])
+
+    effects = await context.conversations.handle(origin, event, at_once=at_once)
+    return await perform(messenger, chat, effects)
+
+
+async def post_notices(update: Update, context: BotContext, notices: list[Notice]) -> None:
+    """Post notices as messages, where there is no button press to answer with them."""
+    origin = origin_of(update)
+    if origin is None:
+        return
+    for notice in notices:
+        await context.messenger.send(origin.chat, Screen((paragraph(notice.text),)))

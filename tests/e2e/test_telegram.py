@@ -331,3 +331,24 @@ async def test_a_refused_token_is_a_configuration_error_that_does_not_quote_it(
     assert TOKEN not in str(refused.value)
     assert refused.value.__cause__ is None
     assert refused.value.__suppress_context__
+
+
+async def test_email_and_password_sent_together_are_taken_in_order(rig: Rig) -> None:
+    await rig.says(ALICE, "/giris", "E-posta adresinizi yazın")
+    rig.telegram.user_says(ALICE, "demo@example.com")
+    password = rig.telegram.user_says(ALICE, "Demo12345")
+    await rig.until(ALICE, "Giriş yapıldı. Bakiyeniz: 500,00 TL")
+    deleted = rig.telegram.message(ALICE, password["message_id"])
+    assert deleted is not None
+    assert deleted.deleted
+
+
+async def test_the_password_is_deleted_before_the_login_answers(rig: Rig) -> None:
+    await rig.says(ALICE, "/giris demo@example.com", "Şifrenizi yazın")
+    rig.sandbox.state.faults.latency = 1.0
+    password = rig.telegram.user_says(ALICE, "Demo12345")
+    await rig.telegram.wait_for(
+        lambda: rig.count("deleteMessage", lambda p: p["message_id"] == password["message_id"]) == 1
+    )
+    assert rig.shown(ALICE, "Giriş yapıldı") is None, "deleted while the login was under way"
+    await rig.until(ALICE, "Giriş yapıldı")

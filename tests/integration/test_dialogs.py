@@ -48,6 +48,18 @@ async def test_login_step_by_step_deletes_the_password_message(h: Harness) -> No
     assert "Bakiyeniz: 500,00 TL" in texts(effects)
 
 
+async def test_anything_typed_while_a_password_is_awaited_is_deleted(h: Harness) -> None:
+    chat = h.chat()
+    await chat.say("/giris demo@example.com")
+    slashed = await chat.say("/Gizli123")
+    assert isinstance(slashed[0], Delete), "a password may begin with a slash"
+    await chat.say("/giris demo@example.com")
+    in_a_group = await h.chat(private=False).say("Demo12345")
+    assert isinstance(in_a_group[0], Delete)
+    assert "özel mesajla" in texts(in_a_group)
+    assert not any(p.endswith("/auth/login") for _, p in h.sandbox.state.request_log)
+
+
 async def test_one_line_login_is_deleted_too(h: Harness) -> None:
     effects = await h.chat().say("/giris demo@example.com Demo12345")
     assert isinstance(effects[0], Delete)

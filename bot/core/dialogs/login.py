@@ -36,7 +36,7 @@ async def start_login(turn: Turn, command: Command) -> None:
     email, _, password = command.args.strip().partition(" ")
     if password:
         # The command carries a password: it must not stay in the chat, private or not.
-        turn.delete(command.message_id)
+        await turn.delete(command.message_id)
     if not turn.origin.private:
         turn.say(turn.texts.login_private_only)
         return
@@ -64,10 +64,14 @@ async def _take_email(turn: Turn, email: str) -> None:
 
 
 async def password_entered(turn: Turn, text: Text) -> None:
-    """Delete the password message at once, then log in with it."""
-    turn.delete(text.message_id)
+    """Delete the password message at once, then log in with it (in a private chat only)."""
+    await turn.delete(text.message_id)
     email = turn.user.awaiting_context or ""
     await turn.expect(None)
+    if not turn.origin.private:
+        # Awaited in a private chat but typed in a group: members may have read it.
+        turn.say(turn.texts.login_private_only)
+        return
     await _log_in(turn, email, text.text.strip())
 
 

@@ -6,7 +6,7 @@ from telegram import Update
 from telegram.ext import MessageHandler, filters
 
 from bot.telegram.context import BotContext, TelegramApp
-from bot.telegram.updates import answer, command_of
+from bot.telegram.updates import answer, command_of, post_notices
 
 __all__ = ["command", "register"]
 
@@ -18,7 +18,7 @@ async def command(update: Update, context: BotContext) -> None:
         return
     event = command_of(message, context.bot.username)
     if event is not None:
-        await answer(update, context, event)
+        await post_notices(update, context, await answer(update, context, event))
 
 
 def register(app: TelegramApp) -> None:
