@@ -56,6 +56,11 @@ class Bot:
     messengers: dict[str, Messenger]
     scheduler: AsyncIOScheduler
 
+    async def stop_delivery(self) -> None:
+        """Stop the poller and let a round under way finish, while the messengers are there."""
+        _stop_scheduler(self.scheduler)
+        await self.delivery.finish_round()
+
     def start_delivery(self) -> None:
         """Start the poller, once every messenger of this process is registered.
 
@@ -202,3 +207,4 @@ async def serve_chats(settings: Settings, platforms: tuple[str, ...], stop: asyn
             await runtime.go_live()
         bot.start_delivery()
         await stop.wait()
+        await bot.stop_delivery()

@@ -14,6 +14,7 @@ does a bug met while handling one job, so that it cannot stop every other job's 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
@@ -88,6 +89,7 @@ class Delivery:
         self._reconcile_grace = reconcile_grace
         # Who a chat user is never changes; their locale may, so the cache lives for one round.
         self._users: dict[int, ChatUser] = {}
+        self._round = asyncio.Lock()
 
     async def announce(self, job: Job) -> None:
         """Post the job's progress message right after the order, so the user sees it at once.
@@ -129,6 +131,15 @@ class Delivery:
 
     async def poll_once(self) -> None:
         """One round: reconcile lost orders, then poll, deliver and release the jobs due."""
+        async with self._round:
+            await self._poll()
+
+    async def finish_round(self) -> None:
+        """Wait for a round under way to end (at shutdown, before the messengers go)."""
+        async with self._round:
+            return
+
+    async def _poll(self) -> None:
         self._users.clear()
         try:
             await self.reconcile()

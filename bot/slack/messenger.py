@@ -94,7 +94,7 @@ class SlackMessenger:
         return await self._posting(chat, post)
 
     async def edit(self, chat: ChatAddress, message_id: str, screen: Screen) -> None:
-        """Replace a message's text and buttons; a message deleted meanwhile is left be."""
+        """Replace a message's text and buttons; a message or channel gone meanwhile is left be."""
         channel, ts = _located(chat, message_id)
         mention = _mention(chat, channel, None)
         try:
@@ -105,7 +105,11 @@ class SlackMessenger:
                 blocks=render.to_blocks(screen, mention=mention),
             )
         except SlackApiError as err:
-            if _error_code(err) != _ALREADY_GONE:
+            code = _error_code(err)
+            if code in _NOT_HERE:
+                # Out of the channel: progress lines wait, the article goes to the DM.
+                log.info("could not edit message %s: %s", message_id, code)
+            elif code != _ALREADY_GONE:
                 raise _translated(err) from err
         except _FAILURES as err:
             raise _translated(err) from err

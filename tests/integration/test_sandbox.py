@@ -511,7 +511,9 @@ async def test_latency_comes_after_the_create_took_effect(
     assert (await client.get(BALANCE, headers=headers)).status_code == 200
     assert time.monotonic() - started >= 0.2
     with pytest.raises(httpx.ReadTimeout):
-        await client.post(CREATE, json=order(), headers=headers, timeout=0.05)
+        await client.post(
+            CREATE, json=order(), headers=headers, timeout=httpx.Timeout(5.0, read=0.05)
+        )
 
     async with asyncio.timeout(2):
         # The state has no event to wait on; the charge lands within milliseconds.
