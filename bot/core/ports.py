@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Protocol
 
+from bot.core.article import split_into_screens
 from bot.core.events import ChatAddress
 from bot.core.screens import Delete, Document, Edit, Effect, Notice, Screen, Send, SendDocument
 
-__all__ = ["ChatUnreachable", "Messenger", "MessengerError", "perform"]
+__all__ = ["ChatUnreachable", "Messenger", "MessengerError", "fitted", "perform"]
 
 
 class MessengerError(Exception):
@@ -37,15 +39,32 @@ class Messenger(Protocol):
         """Whether the screen, rendered for this platform, fits in one message."""
 
 
+def fitted(messenger: Messenger, screen: Screen) -> list[Screen]:
+    """The screen as messages that each fit the platform; the buttons go with the last one."""
+    if messenger.fits(screen):
+        return [screen]
+
+    def fits_with_buttons(part: Screen) -> bool:
+        return messenger.fits(replace(part, buttons=screen.buttons))
+
+    parts = split_into_screens(screen.blocks, fits_with_buttons)
+    last = replace(parts[-1], buttons=screen.buttons, secret_input=screen.secret_input)
+    return [*parts[:-1], last]
+
+
 async def perform(messenger: Messenger, chat: ChatAddress, effects: list[Effect]) -> list[Notice]:
     """Carry out the effects in order; notices are returned, since a toast needs the press."""
     notices: list[Notice] = []
     for effect in effects:
         match effect:
             case Send(screen):
-                await messenger.send(chat, screen)
+                for part in fitted(messenger, screen):
+                    await messenger.send(chat, part)
             case Edit(message_id, screen):
-                await messenger.edit(chat, message_id, screen)
+                first, *rest = fitted(messenger, screen)
+                await messenger.edit(chat, message_id, first)
+                for part in rest:
+                    await messenger.send(chat, part)
             case Delete(message_id):
                 await messenger.delete(chat, message_id)
             case SendDocument(document):

@@ -31,11 +31,6 @@ class SlackDeps:
         """The core's texts in the bot's language (for failures outside the core)."""
         return texts_for(self.language)
 
-    @property
-    def slack_texts(self) -> SlackTexts:
-        """Slack's own texts (modals) in the bot's language."""
-        return slack_texts(self.language)
-
     async def speaking_to(self, origin: Origin) -> tuple[Texts, SlackTexts]:
         """The core's and Slack's texts in the language of this user."""
         language = await self.conversations.language(origin)
