@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from sqlmodel import Session
 
@@ -46,6 +47,7 @@ from storage.models import Awaiting, ChatUser, JobStatus
 __all__ = ["COMMANDS", "Conversations", "OrderChoices"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 CommandHandler = Callable[[Turn, Command], Awaitable[None]]
 ReplyHandler = Callable[[Turn, Text], Awaitable[None]]
@@ -62,39 +64,18 @@ class Conversations:
     ) -> list[Effect]:
         """Answer one event of one chat user; ``at_once`` carries out urgent effects early."""
         turn = Turn(self.services, origin, await self._user(origin), at_once)
-        try:
-            await _dispatch(turn, event)
-        except DraftNotEditable:
-            turn.notice(turn.texts.stale_button)
-        except SessionExpired:
-            turn.say(turn.texts.session_expired)
-        except (NotLoggedIn, TokenRejected):
-            turn.say(turn.texts.need_login)
-        except LoginThrottled:
-            turn.say(turn.texts.login_throttled)
-        except RateLimited:
-            turn.say(turn.texts.service_busy)
-        except ServiceUnavailable:
-            turn.say(turn.texts.service_down)
-        except ArticleApiError as err:
-            log.warning("upstream answered %s: %s", type(err).__name__, err)
-            turn.say(turn.texts.service_confused)
-        except Exception:
-            # The one boundary of every dialog: the effects so far (a password's deletion among
-            # them) must still be carried out, and the user told, whatever went wrong.
-            log.exception("a %s event of chat user %s failed", type(event).__name__, turn.user_id)
-            turn.say(turn.texts.something_broke)
+        await _answering(turn, type(event).__name__, _dispatch(turn, event))
         return turn.effects
 
     async def language(self, origin: Origin) -> str:
         """The language the user is answered in (for what an adapter shows by itself)."""
         return language_of(await self._user(origin), origin, self.services.default_language)
 
-    async def order_choices(self, origin: Origin) -> OrderChoices:
-        """The tones and sizes (labelled with words and cost) for an order form."""
-        user = await self._user(origin)
-        turn = Turn(self.services, origin, user)
-        return await order.choices(turn)
+    async def order_form(self, origin: Origin) -> OrderChoices | list[Effect]:
+        """The tones and sizes for an order form, or the answer to show instead (log in first)."""
+        turn = Turn(self.services, origin, await self._user(origin))
+        choices = await _answering(turn, "order form", order.choices(turn))
+        return turn.effects if choices is None else choices
 
     async def unfinished_jobs(self, key: UserKey) -> int:
         """How many of the user's orders are still to be delivered."""
@@ -131,6 +112,33 @@ class Conversations:
         return await self.services.db.run(
             lambda s: bookkeeping.mark_processed(s, source=source, update_id=update_id)
         )
+
+
+async def _answering(turn: Turn, what: str, work: Awaitable[T]) -> T | None:
+    """Run a dialog's work; a known failure becomes a plain message, any other is logged."""
+    try:
+        return await work
+    except DraftNotEditable:
+        turn.notice(turn.texts.stale_button)
+    except SessionExpired:
+        turn.say(turn.texts.session_expired)
+    except (NotLoggedIn, TokenRejected):
+        turn.say(turn.texts.need_login)
+    except LoginThrottled:
+        turn.say(turn.texts.login_throttled)
+    except RateLimited:
+        turn.say(turn.texts.service_busy)
+    except ServiceUnavailable:
+        turn.say(turn.texts.service_down)
+    except ArticleApiError as err:
+        log.warning("upstream answered %s: %s", type(err).__name__, err)
+        turn.say(turn.texts.service_confused)
+    except Exception:
+        # The one boundary of every dialog: the effects so far (a password's deletion among
+        # them) must still be carried out, and the user told, whatever went wrong.
+        log.exception("%s of chat user %s failed", what, turn.user_id)
+        turn.say(turn.texts.something_broke)
+    return None
 
 
 async def _dispatch(turn: Turn, event: Event) -> None:

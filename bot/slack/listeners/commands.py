@@ -11,9 +11,8 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.dialogs.order import OrderChoices
-from bot.core.errors import NotLoggedIn
 from bot.core.events import Command, Origin
-from bot.core.screens import Screen, Send
+from bot.core.screens import Effect, Screen, Send
 from bot.slack.context import SlackDeps, deps_of
 from bot.slack.modals import ModalOrigin, loading_view, login_view, order_view, screen_view
 from bot.slack.origins import origin
@@ -86,26 +85,27 @@ async def order(
     if _args(command):
         await _answer(deps, where, respond, Command(ORDER_COMMAND, _args(command)))
         return
-    choosing = asyncio.ensure_future(deps.conversations.order_choices(where))
+    choosing = asyncio.ensure_future(deps.conversations.order_form(where))
     done, _ = await asyncio.wait({choosing}, timeout=FORM_PATIENCE)
     if not done:
         await _form_later(client, deps, command, choosing)
         return
-    try:
-        choices = choosing.result()
-    except NotLoggedIn:
-        await _answer(deps, where, respond, Command(ORDER_COMMAND))
+    form = choosing.result()
+    if isinstance(form, list):
+        # Not the form but the core's answer, e.g. the need to log in first.
+        await Replies(respond, deps.messenger, where.chat).perform(form)
         return
     _, texts = await deps.speaking_to(where)
-    view = order_view(texts, choices, _modal_origin(command))
-    await client.views_open(trigger_id=command["trigger_id"], view=view)
+    await client.views_open(
+        trigger_id=command["trigger_id"], view=order_view(texts, form, _modal_origin(command))
+    )
 
 
 async def _form_later(
     client: AsyncWebClient,
     deps: SlackDeps,
     command: dict[str, Any],
-    choosing: asyncio.Future[OrderChoices],
+    choosing: asyncio.Future[OrderChoices | list[Effect]],
 ) -> None:
     """Hold the trigger with a loading modal, then put the form (or the core's answer) in it."""
     _, texts = await deps.speaking_to(_origin(command))
@@ -113,12 +113,12 @@ async def _form_later(
     opened = await client.views_open(
         trigger_id=command["trigger_id"], view=loading_view(texts, modal_origin)
     )
-    try:
-        view = order_view(texts, await choosing, modal_origin)
-    except NotLoggedIn:
-        effects = await deps.conversations.handle(_origin(command), Command(ORDER_COMMAND))
-        blocks = tuple(block for e in effects if isinstance(e, Send) for block in e.screen.blocks)
+    form = await choosing
+    if isinstance(form, list):
+        blocks = tuple(block for e in form if isinstance(e, Send) for block in e.screen.blocks)
         view = screen_view(texts, Screen(blocks), modal_origin)
+    else:
+        view = order_view(texts, form, modal_origin)
     shown = opened["view"]
     await client.views_update(view_id=shown["id"], hash=shown["hash"], view=view)
 
