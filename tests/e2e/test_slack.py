@@ -24,6 +24,7 @@ from bot.slack.render import unescape
 from bot.slack.texts import slack_texts
 from storage import generate_key
 from tests.e2e.fake_slack import FakeSlack
+from tests.e2e.order_labels import MEDIUM, SHORT, TITLE, VERY_LONG
 from tests.e2e.slack_rig import (
     ALICE,
     CHANNEL,
@@ -38,11 +39,6 @@ from tests.e2e.slack_rig import (
     text_of,
     until_serving,
 )
-
-TITLE = "Yapay zekâ ile içerik üretimi"
-SHORT = "Kısa · 300-500 kelime · 15,00 TL"
-MEDIUM = "Orta · 800-1200 kelime · 25,00 TL"
-VERY_LONG = "Çok Uzun · 2500+ kelime · 50,00 TL"
 
 
 @pytest.fixture

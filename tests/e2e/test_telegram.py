@@ -21,12 +21,8 @@ from bot.logs import configure_logging
 from bot.sandbox import LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
 from storage import generate_key
 from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.order_labels import MEDIUM, SHORT, TITLE, VERY_LONG
 from tests.e2e.telegram_rig import ALICE, BOB, TOKEN, Rig, telegram_rig
-
-TITLE = "Yapay zekâ ile içerik üretimi"
-MEDIUM = "Orta · 800-1200 kelime · 25,00 TL"
-SHORT = "Kısa · 300-500 kelime · 15,00 TL"
-VERY_LONG = "Çok Uzun · 2500+ kelime · 50,00 TL"
 
 
 @pytest.fixture
