@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import secrets
 import socket
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -59,7 +60,7 @@ class Bot:
     async def stop_delivery(self) -> None:
         """Stop the poller and let a round under way finish, while the messengers are there."""
         _stop_scheduler(self.scheduler)
-        await self.delivery.finish_round()
+        await self.delivery.stop()
 
     def start_delivery(self) -> None:
         """Start the poller, once every messenger of this process is registered.
@@ -68,6 +69,7 @@ class Bot:
         users: a round before the chats are registered would have no one to tell.
         """
         self.scheduler.start()
+        self.delivery.start()
 
 
 def _encryption_keys(settings: Settings) -> str:
@@ -125,8 +127,10 @@ async def running_bot(
             accounts=accounts,
             messengers=messengers,
             clock=clock,
-            owner=owner or f"{socket.gethostname()}:{os.getpid()}",
+            # Unique per start: a restarted process must not take a dead one's leases for its own.
+            owner=owner or f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}",
             poll_interval=timedelta(seconds=settings.poll_interval_seconds),
+            lease_for=timedelta(seconds=settings.delivery_lease_seconds),
             job_timeout=timedelta(hours=settings.job_timeout_hours),
             default_language=settings.bot_language,
             create_timeout=timedelta(seconds=settings.article_api_timeout_seconds),
@@ -137,7 +141,7 @@ async def running_bot(
             api=api,
             accounts=accounts,
             catalog=Catalog(api=api, accounts=accounts, clock=clock),
-            delivery=delivery,
+            outbox=delivery.outbox,
             clock=clock,
             default_language=settings.bot_language,
         )
@@ -145,6 +149,7 @@ async def running_bot(
         schedule_polling(scheduler, delivery, timedelta(seconds=settings.poll_interval_seconds))
         schedule_housekeeping(scheduler, db, clock)
         stack.callback(_stop_scheduler, scheduler)
+        stack.push_async_callback(delivery.stop)
         yield Bot(settings, Conversations(services), delivery, messengers, scheduler)
 
 

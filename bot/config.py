@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     poll_interval_seconds: float = Field(default=15.0, gt=0)
     job_timeout_hours: float = Field(default=24.0, gt=0)
     reconcile_grace_seconds: float = Field(default=600.0, gt=0)
+    # How long a job stays with the process working on it unless renewed (a dead one's jobs
+    # move on after about this long).
+    delivery_lease_seconds: float = Field(default=15.0, ge=1)
 
     # Telegram.
     telegram_bot_token: SecretStr | None = None

@@ -15,6 +15,7 @@ from storage.crypto import (
 )
 from storage.database import Database, MigrationError
 from storage.drafts import DraftNotEditable
+from storage.leadership import Leadership
 from storage.models import (
     Awaiting,
     ChatUser,
@@ -41,6 +42,7 @@ __all__ = [
     "InvalidKey",
     "Job",
     "JobStatus",
+    "Leadership",
     "LoginAttempt",
     "MigrationError",
     "ProcessedUpdate",

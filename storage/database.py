@@ -17,6 +17,8 @@ from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 from sqlmodel import Session
 
+from storage.leadership import Leadership, leadership_for
+
 __all__ = ["Database", "MigrationError"]
 
 T = TypeVar("T")
@@ -36,6 +38,8 @@ class Database:
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
+        # Held on connections of their own, which the pool's dispose would not close.
+        self._leaderships: list[Leadership] = []
         # SQLite has one writer at a time and every transaction here begins IMMEDIATE, so
         # threads of this process queue on a lock instead of SQLite's busy handler, which
         # sleeps in growing steps (up to 100 ms) while it waits.
@@ -107,8 +111,17 @@ class Database:
         ):
             return work(session)
 
+    def leadership(self, name: str) -> Leadership:
+        """A lock named ``name`` that one process of this database holds at a time."""
+        lock = leadership_for(self._engine, name)
+        self._leaderships.append(lock)
+        return lock
+
     def dispose(self) -> None:
-        """Close every pooled connection."""
+        """Let go of every lock, and close every pooled connection."""
+        for lock in self._leaderships:
+            lock.release()
+        self._leaderships.clear()
         self._engine.dispose()
 
 

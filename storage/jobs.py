@@ -14,20 +14,22 @@ from storage.models import Draft, Job, JobStatus
 
 __all__ = [
     "add_job",
-    "claim_due_jobs",
+    "claim_jobs",
     "draft_job",
     "get_job",
     "job_by_request_id",
     "jobs_of_draft",
     "jobs_of_user",
     "postpone_job",
-    "release_job",
+    "record_file",
+    "record_part",
+    "release_jobs",
+    "renew_leases",
     "save_job",
+    "save_leased_job",
     "set_progress_message",
+    "settle_job",
 ]
-
-# Finished jobs have their content stored but are not delivered yet.
-_POLLED = (JobStatus.PENDING, JobStatus.FINISHED)
 
 
 def draft_job(
@@ -129,23 +131,34 @@ def jobs_of_user(
     return list(session.exec(query.limit(limit).offset(offset)))
 
 
-def claim_due_jobs(
-    session: Session, *, owner: str, now: datetime, lease_for: timedelta, limit: int = 100
+def claim_jobs(
+    session: Session,
+    *,
+    owner: str,
+    now: datetime,
+    lease_for: timedelta,
+    statuses: Collection[JobStatus],
+    platforms: Collection[str],
+    limit: int,
+    skip: Collection[int] = (),
 ) -> list[Job]:
-    """Lease up to ``limit`` jobs due for a poll or a delivery to ``owner``, soonest due first.
+    """Lease up to ``limit`` jobs due now, in ``statuses`` and ``platforms``, soonest due first.
 
-    A job leased by another owner is skipped until its lease runs out. On PostgreSQL the
-    rows another replica is claiming right now are skipped, not waited for.
+    A job leased by another owner is skipped until its lease runs out, and so are the ids in
+    ``skip`` (work this owner already has in hand). On PostgreSQL the rows another replica is
+    claiming right now are skipped, not waited for.
     """
+    query = select(Job).where(
+        col(Job.status).in_(statuses),
+        col(Job.platform).in_(platforms),
+        col(Job.next_poll_at) <= now,
+        or_(col(Job.lease_until).is_(None), col(Job.lease_until) < now),
+    )
+    if skip:
+        query = query.where(col(Job.id).not_in(skip))
     jobs = list(
         session.exec(
-            select(Job)
-            .where(
-                col(Job.status).in_(_POLLED),
-                col(Job.next_poll_at) <= now,
-                or_(col(Job.lease_until).is_(None), col(Job.lease_until) < now),
-            )
-            .order_by(col(Job.next_poll_at), col(Job.id))
+            query.order_by(col(Job.next_poll_at), col(Job.id))
             .limit(limit)
             .with_for_update(skip_locked=True)
             .execution_options(populate_existing=True)
@@ -157,10 +170,93 @@ def claim_due_jobs(
     return jobs
 
 
-def release_job(session: Session, *, job_id: int, owner: str) -> None:
-    """End ``owner``'s lease on the job, unless it ran out and another owner holds it now."""
-    session.exec(
+def renew_leases(
+    session: Session, *, owner: str, job_ids: Collection[int], until: datetime
+) -> set[int]:
+    """Extend ``owner``'s leases on these jobs to ``until``; the ids it still held."""
+    if not job_ids:
+        return set()
+    renewed = session.exec(
+        update(Job)
+        .where(col(Job.id).in_(job_ids), col(Job.lease_owner) == owner)
+        .values(lease_until=until)
+        .returning(col(Job.id))
+    )
+    return {job_id for (job_id,) in renewed}
+
+
+def record_part(
+    session: Session, *, job_id: int, owner: str, parts_sent: int, until: datetime
+) -> bool:
+    """Count one more part sent, fenced: only for the lease's owner, after part ``parts_sent``.
+
+    False means the lease was lost (or the part was counted already): the caller stops.
+    """
+    result = session.exec(
+        update(Job)
+        .where(
+            col(Job.id) == job_id,
+            col(Job.lease_owner) == owner,
+            col(Job.parts_sent) == parts_sent,
+        )
+        .values(parts_sent=parts_sent + 1, lease_until=until)
+    )
+    return result.rowcount == 1
+
+
+def record_file(session: Session, *, job_id: int, owner: str, until: datetime) -> bool:
+    """Mark the job's file sent, fenced like ``record_part``."""
+    result = session.exec(
+        update(Job)
+        .where(col(Job.id) == job_id, col(Job.lease_owner) == owner, col(Job.file_sent).is_(False))
+        .values(file_sent=True, lease_until=until)
+    )
+    return result.rowcount == 1
+
+
+def save_leased_job(session: Session, *, job: Job, owner: str) -> bool:
+    """Store the job's changes if ``owner`` still holds its lease; whether it did."""
+    assert job.id is not None
+    held = session.exec(
+        select(Job.id).where(col(Job.id) == job.id, col(Job.lease_owner) == owner).with_for_update()
+    ).first()
+    if held is None:
+        return False
+    session.merge(job)
+    return True
+
+
+def settle_job(
+    session: Session,
+    *,
+    job_id: int,
+    owner: str,
+    status: JobStatus,
+    failures: int,
+    next_poll_at: datetime,
+) -> bool:
+    """Set only the job's state and next attempt and end the lease, fenced on its owner.
+
+    Nothing else is written, so a row that could not be stored whole can still be settled.
+    """
+    result = session.exec(
         update(Job)
         .where(col(Job.id) == job_id, col(Job.lease_owner) == owner)
+        .values(
+            status=status,
+            failures=failures,
+            next_poll_at=next_poll_at,
+            lease_owner=None,
+            lease_until=None,
+        )
+    )
+    return result.rowcount == 1
+
+
+def release_jobs(session: Session, *, job_ids: Collection[int], owner: str) -> None:
+    """End ``owner``'s leases on the jobs, except where another owner holds one now."""
+    session.exec(
+        update(Job)
+        .where(col(Job.id).in_(job_ids), col(Job.lease_owner) == owner)
         .values(lease_owner=None, lease_until=None)
     )

@@ -73,6 +73,8 @@ class JobStatus(enum.StrEnum):
     FAILED = "failed"
     DELIVERED = "delivered"
     EXPIRED = "expired"
+    # Finished, but sending it kept failing; the user was told to open it from the list.
+    UNSENDABLE = "unsendable"
 
 
 # Named constraints let later migrations drop or change them on SQLite, where a table is

@@ -191,15 +191,18 @@ class DeliveryRig:
         owner: str = "test",
         platforms: Collection[str] = ("telegram", "slack"),
         api: ArticleApi | None = None,
+        messenger: Messenger | None = None,
+        lease_for: timedelta = timedelta(seconds=15),
     ) -> Delivery:
         """A new Delivery on the rig's parts; the one messenger serves each of ``platforms``."""
         return Delivery(
             db=self.db,
             api=api or self.api,
             accounts=self.accounts,
-            messengers=dict.fromkeys(platforms, self.messenger),
+            messengers=dict.fromkeys(platforms, messenger or self.messenger),
             clock=self.clock,
             owner=owner,
+            lease_for=lease_for,
             poll_interval=timedelta(seconds=poll_interval),
             job_timeout=job_timeout,
             create_timeout=timedelta(seconds=create_timeout),
@@ -216,7 +219,13 @@ class DeliveryRig:
         await self.accounts.login(self.user_id, DEMO_EMAIL, DEMO_PASSWORD)
 
     async def order(
-        self, title: str, *, size: int = 1, platform: str = "telegram", thread_id: str | None = None
+        self,
+        title: str,
+        *,
+        size: int = 1,
+        platform: str = "telegram",
+        chat_id: str = CHAT_ID,
+        thread_id: str | None = None,
     ) -> Job:
         """Order an article upstream and record its job the way the order dialog does."""
         created = await self.accounts.call(
@@ -227,7 +236,7 @@ class DeliveryRig:
             request_id=created.request_id,
             chat_user_id=self.user_id,
             platform=platform,
-            chat_id=CHAT_ID,
+            chat_id=chat_id,
             thread_id=thread_id,
             title=title,
             tone=1,

@@ -12,9 +12,10 @@ from typing import TypeVar
 
 from sqlmodel import Session
 
-from bot.api import ArticleApi, LoginInvalid, LoginRejected, TokenPair, TokenRejected
+from bot.api import LoginInvalid, LoginRejected, TokenPair, TokenRejected
 from bot.core.clock import Clock
 from bot.core.errors import LoginThrottled, NotLoggedIn, SessionExpired
+from bot.core.upstream import Upstream
 from storage import Database, TokenCipher, bookkeeping, upstream_sessions
 from storage.upstream_sessions import StoredSession, Tokens
 
@@ -43,7 +44,7 @@ class Accounts:
         self,
         *,
         db: Database,
-        api: ArticleApi,
+        api: Upstream,
         cipher: TokenCipher,
         clock: Clock,
         refresh_margin: timedelta = timedelta(minutes=5),

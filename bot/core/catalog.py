@@ -5,9 +5,10 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from bot.api import DEFAULT_SIZES, DEFAULT_TONES, ArticleApi, ArticleApiError, Size, Tone
+from bot.api import DEFAULT_SIZES, DEFAULT_TONES, ArticleApiError, Size, Tone
 from bot.core.accounts import Accounts
 from bot.core.clock import Clock
+from bot.core.upstream import Upstream
 
 __all__ = ["Catalog"]
 
@@ -20,7 +21,7 @@ class Catalog:
     def __init__(
         self,
         *,
-        api: ArticleApi,
+        api: Upstream,
         accounts: Accounts,
         clock: Clock,
         ttl: timedelta = timedelta(hours=1),

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
 from sqlmodel import Session
 
-from bot.api import NEWEST_ARTICLES, Article, ArticleApi, ArticleApiError
+from bot.api import NEWEST_ARTICLES, Article, ArticleApiError
 from bot.core.accounts import Accounts
 from bot.core.clock import Clock
 from bot.core.errors import NotLoggedIn, SessionExpired
@@ -29,6 +29,7 @@ from bot.core.events import ChatAddress
 from bot.core.money import to_kurus
 from bot.core.texts import Texts
 from bot.core.turkish import fold
+from bot.core.upstream import Upstream
 from storage import Database, drafts, jobs, users
 from storage.models import ChatUser, Draft, DraftStep, Job
 
@@ -41,7 +42,7 @@ CLOCK_SKEW = timedelta(minutes=2)
 
 
 class Outbox(Protocol):
-    """How reconciling speaks to users (``Delivery`` is the one implementation)."""
+    """How reconciling speaks to users (``bot.core.delivery.Outbox`` is the one implementation)."""
 
     async def tell(self, user: ChatUser, chat: ChatAddress, say: Callable[[Texts], str]) -> None:
         """Post a short notice in the user's language."""
@@ -51,9 +52,6 @@ class Outbox(Protocol):
 
     async def announce(self, job: Job) -> None:
         """Post the progress message of a job."""
-
-    def serves(self, platform: str) -> bool:
-        """Whether this process can post to the chats of ``platform``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,9 +69,10 @@ class _Settlement:
 async def reconcile(
     *,
     db: Database,
-    api: ArticleApi,
+    api: Upstream,
     accounts: Accounts,
     outbox: Outbox,
+    platforms: Collection[str],
     clock: Clock,
     min_age: timedelta,
     grace: timedelta,
@@ -81,7 +80,8 @@ async def reconcile(
 ) -> None:
     """Settle drafts submitted over ``min_age`` (the create call's timeout) ago without all jobs.
 
-    Their upstream jobs are adopted; a title with none after ``grace`` is reported.
+    Their upstream jobs are adopted; a title with none after ``grace`` is reported. Only the
+    orders of ``platforms`` (those this process delivers for) are looked at.
     """
     now = clock()
     waiting = await db.run(drafts.unsettled_drafts)
@@ -90,7 +90,7 @@ async def reconcile(
         if draft.submitted_at is not None and now - draft.submitted_at >= min_age:
             by_user[draft.chat_user_id].append(draft)
     run = _Reconciliation(
-        db, api, accounts, outbox, now=now, min_age=min_age, grace=grace, skew=skew
+        db, api, accounts, outbox, platforms, now=now, min_age=min_age, grace=grace, skew=skew
     )
     for user_id, due in by_user.items():
         await run.settle_user(user_id, due)
@@ -101,9 +101,10 @@ class _Reconciliation:
     """One reconciling round: its collaborators and its moment."""
 
     db: Database
-    api: ArticleApi
+    api: Upstream
     accounts: Accounts
     outbox: Outbox
+    platforms: Collection[str]
     now: datetime
     min_age: timedelta
     grace: timedelta
@@ -114,9 +115,9 @@ class _Reconciliation:
         user = await self.db.run(lambda s: users.get_user(s, user_id=user_id))
         if user is None:
             return
-        if not self.outbox.serves(user.platform):
-            # Another process serves that chat, or its messenger is not registered yet.
-            log.info("orders of chat user %s wait for a %s messenger", user_id, user.platform)
+        if user.platform not in self.platforms:
+            # Another process delivers for that chat, or its messenger is not registered yet.
+            log.info("orders of chat user %s wait for a %s deliverer", user_id, user.platform)
             return
         try:
             listed = await self.accounts.call(

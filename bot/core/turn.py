@@ -9,16 +9,16 @@ from typing import TypeVar
 
 from sqlmodel import Session
 
-from bot.api import ArticleApi
 from bot.core.accounts import Accounts
 from bot.core.catalog import Catalog
 from bot.core.clock import Clock
-from bot.core.delivery import Delivery
+from bot.core.delivery import Outbox
 from bot.core.events import Origin
 from bot.core.ports import MessengerError
 from bot.core.richtext import Block, paragraph
 from bot.core.screens import Button, Delete, Edit, Effect, Notice, Screen, Send
 from bot.core.texts import LANGUAGES, Texts, texts_for
+from bot.core.upstream import Upstream
 from storage import Database, users
 from storage.models import Awaiting, ChatUser
 
@@ -35,10 +35,10 @@ class CoreServices:
     """What the dialogs work with, wired once by ``bot.bootstrap``."""
 
     db: Database
-    api: ArticleApi
+    api: Upstream
     accounts: Accounts
     catalog: Catalog
-    delivery: Delivery
+    outbox: Outbox
     clock: Clock
     default_language: str = "tr"
 

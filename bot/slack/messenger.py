@@ -10,6 +10,7 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.events import ChatAddress
+from bot.core.pacing import Pacer, Window
 from bot.core.ports import ChatUnreachable, MessengerError
 from bot.core.screens import Document, Screen
 from bot.slack import render
@@ -28,6 +29,9 @@ _GONE = _NOT_HERE | {"user_not_found", "account_inactive", "cannot_dm_bot", "use
 _ALREADY_GONE = "message_not_found"
 # Every way a call can fail: the async client lets its transport's errors through as they are.
 _FAILURES = (SlackClientError, aiohttp.ClientError, TimeoutError)
+
+# Slack allows about one message a second per channel, with short bursts.
+CHANNEL_WINDOWS = (Window(3, 3.0),)
 
 # Posts to (channel, thread ts or None, note or None) and returns the new message's id.
 _Post = Callable[[str, str | None, str | None], Awaitable[str]]
@@ -75,12 +79,15 @@ class SlackMessenger:
     def __init__(self, client: AsyncWebClient, texts: SlackTexts) -> None:
         self._client = client
         self._texts = texts
+        # Paced before each post or edit; a 429 left over is the client's retry handler's.
+        self._pacer = Pacer()
 
     async def send(self, chat: ChatAddress, screen: Screen) -> str | None:
         """Post a message (in the chat's thread, if any); its id holds the channel it landed in."""
 
         async def post(channel: str, thread: str | None, note: str | None) -> str:
             mention = _mention(chat, channel, thread)
+            await self._pacer.wait(channel, CHANNEL_WINDOWS)
             answer = await self._client.chat_postMessage(
                 channel=channel,
                 thread_ts=thread,
@@ -97,6 +104,7 @@ class SlackMessenger:
         """Replace a message's text and buttons; a message or channel gone meanwhile is left be."""
         channel, ts = _located(chat, message_id)
         mention = _mention(chat, channel, None)
+        await self._pacer.wait(channel, CHANNEL_WINDOWS)
         try:
             await self._client.chat_update(
                 channel=channel,
@@ -130,6 +138,7 @@ class SlackMessenger:
 
         async def post(channel: str, thread: str | None, note: str | None) -> str:
             comment = "\n".join(part for part in (note, render.escape(document.caption)) if part)
+            await self._pacer.wait(channel, CHANNEL_WINDOWS)
             await self._client.files_upload_v2(
                 channel=channel,
                 thread_ts=thread,

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from telegram.ext import AIORateLimiter, ApplicationBuilder
+from telegram.ext import ApplicationBuilder
 
 from bot.core.conversation import Conversations
 from bot.telegram.context import CONTEXT_TYPES, TelegramApp
 from bot.telegram.handlers import register_handlers
 from bot.telegram.messenger import TelegramMessenger
 from bot.telegram.ordering import PerUserOrder
+from bot.telegram.pacing import PacedRateLimiter
 
 __all__ = ["build_application"]
 
-# AIORateLimiter retries nothing unless told to; a 429 must be waited out, never dropped.
-RATE_LIMIT_RETRIES = 5
 # Different users' updates are handled side by side: one slow upstream call holds no one else.
 CONCURRENT_UPDATES = 16
 
@@ -28,7 +27,7 @@ def build_application(
         .token(token)
         .base_url(f"{root}/bot")
         .base_file_url(f"{root}/file/bot")
-        .rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
+        .rate_limiter(PacedRateLimiter())
         .concurrent_updates(PerUserOrder(CONCURRENT_UPDATES))
         .context_types(CONTEXT_TYPES)
     )

@@ -48,7 +48,7 @@ def article_text(content: str) -> str:
 async def test_announce_posts_the_progress_message_at_once(rig: DeliveryRig) -> None:
     job = await rig.order(TITLE)
 
-    await rig.delivery().announce(job)
+    await rig.delivery().outbox.announce(job)
 
     (call,) = rig.messenger.calls
     assert call.kind == "send"
@@ -62,7 +62,7 @@ async def test_progress_is_edited_only_when_its_text_changes(sqlite_database: Da
     async with delivery_rig(sqlite_database, speed=0.01) as rig:
         delivery = rig.delivery()
         job = await rig.order(TITLE)
-        await delivery.announce(job)
+        await delivery.outbox.announce(job)
         duration = rig.upstream_seconds(job.request_id)
         progress_id = rig.messenger.sent[0].message_id
 
@@ -90,7 +90,7 @@ async def test_progress_is_edited_only_when_its_text_changes(sqlite_database: Da
 async def test_finished_article_is_delivered_whole_once_with_its_file(rig: DeliveryRig) -> None:
     delivery = rig.delivery()
     job = await rig.order(TITLE)
-    await delivery.announce(job)
+    await delivery.outbox.announce(job)
     await finish_upstream(rig, job)
 
     await delivery.poll_once()
@@ -160,7 +160,7 @@ async def test_failed_job_is_reported_with_its_reason_in_the_users_language(
     rig.sandbox.state.failure_rate = 1.0
     delivery = rig.delivery()
     job = await rig.order(TITLE)
-    await delivery.announce(job)
+    await delivery.outbox.announce(job)
     await finish_upstream(rig, job)
 
     await delivery.poll_once()
@@ -262,7 +262,7 @@ async def test_a_late_announce_leaves_what_the_poller_wrote(rig: DeliveryRig) ->
     calls = list(rig.messenger.calls)
 
     # The order dialog's copy of the job, announced after the poller delivered it.
-    await delivery.announce(job)
+    await delivery.outbox.announce(job)
 
     stored = await rig.job(job.id)
     assert (stored.status, stored.parts_sent, stored.content) == (
@@ -276,7 +276,7 @@ async def test_a_late_announce_leaves_what_the_poller_wrote(rig: DeliveryRig) ->
 async def test_job_finished_while_the_bot_was_down_is_delivered_once(rig: DeliveryRig) -> None:
     before_the_restart = rig.delivery(owner="old")
     job = await rig.order(TITLE)
-    await before_the_restart.announce(job)
+    await before_the_restart.outbox.announce(job)
     await finish_upstream(rig, job)
     rig.advance(3600)
 
@@ -365,7 +365,7 @@ async def test_on_slack_the_article_goes_into_the_thread_of_the_progress_message
 ) -> None:
     delivery = rig.delivery()
     job = await rig.order(TITLE, platform="slack")
-    await delivery.announce(job)
+    await delivery.outbox.announce(job)
     await finish_upstream(rig, job)
 
     await delivery.poll_once()
@@ -381,7 +381,7 @@ async def test_on_slack_the_article_goes_into_the_thread_of_the_progress_message
 async def test_an_order_in_a_slack_thread_keeps_to_that_thread(rig: DeliveryRig) -> None:
     delivery = rig.delivery()
     job = await rig.order(TITLE, platform="slack", thread_id="order-message")
-    await delivery.announce(job)
+    await delivery.outbox.announce(job)
     await finish_upstream(rig, job)
 
     await delivery.poll_once()

@@ -34,7 +34,15 @@ def _add(database: Database, user_id: int, request_id: str, **fields: object) ->
 
 def _claim(database: Database, owner: str, now: datetime = NOW) -> list[Job]:
     return database.run_sync(
-        lambda session: jobs.claim_due_jobs(session, owner=owner, now=now, lease_for=LEASE)
+        lambda session: jobs.claim_jobs(
+            session,
+            owner=owner,
+            now=now,
+            lease_for=LEASE,
+            statuses=(JobStatus.PENDING, JobStatus.FINISHED),
+            platforms=("telegram",),
+            limit=100,
+        )
     )
 
 
@@ -119,10 +127,14 @@ def test_released_jobs_can_be_claimed_at_once_and_only_the_owner_releases(
     job_id = job.id
     assert len(_claim(database, "replica-a")) == 1
 
-    database.run_sync(lambda session: jobs.release_job(session, job_id=job_id, owner="replica-b"))
+    database.run_sync(
+        lambda session: jobs.release_jobs(session, job_ids=[job_id], owner="replica-b")
+    )
     assert _claim(database, "replica-b") == []
 
-    database.run_sync(lambda session: jobs.release_job(session, job_id=job_id, owner="replica-a"))
+    database.run_sync(
+        lambda session: jobs.release_jobs(session, job_ids=[job_id], owner="replica-a")
+    )
     assert [claimed.lease_owner for claimed in _claim(database, "replica-b")] == ["replica-b"]
 
 
@@ -175,3 +187,107 @@ def test_a_progress_message_is_set_only_while_the_job_has_none(
     stored = database.run_sync(lambda session: jobs.get_job(session, job_id=job_id))
     assert stored is not None
     assert (stored.progress_message_id, stored.progress_text) == ("first", "text first")
+
+
+def test_claims_keep_to_the_statuses_platforms_and_work_not_in_hand(
+    database: Database, chat_user: ChatUser
+) -> None:
+    user_id = _user_id(chat_user)
+    in_hand = _add(database, user_id, "in-hand", status=JobStatus.FINISHED)
+    _add(database, user_id, "finished", status=JobStatus.FINISHED)
+    _add(database, user_id, "pending")
+    _add(database, user_id, "slack", status=JobStatus.FINISHED, platform="slack")
+    assert in_hand.id is not None
+    skip = [in_hand.id]
+
+    claimed = database.run_sync(
+        lambda s: jobs.claim_jobs(
+            s,
+            owner="sender",
+            now=NOW,
+            lease_for=LEASE,
+            statuses=(JobStatus.FINISHED,),
+            platforms=("telegram",),
+            limit=10,
+            skip=skip,
+        )
+    )
+
+    assert [job.request_id for job in claimed] == ["finished"]
+
+
+def test_recording_a_part_is_fenced_on_the_owner_and_the_part_number(
+    database: Database, chat_user: ChatUser
+) -> None:
+    job = _add(database, _user_id(chat_user), "req-1", status=JobStatus.FINISHED)
+    assert job.id is not None
+    job_id = job.id
+    (claimed,) = _claim(database, "replica-a")
+    later = NOW + 2 * LEASE
+
+    def record(owner: str, sent: int) -> bool:
+        return database.run_sync(
+            lambda s: jobs.record_part(s, job_id=job_id, owner=owner, parts_sent=sent, until=later)
+        )
+
+    assert record("replica-b", 0) is False, "not the lease's owner"
+    assert record("replica-a", 1) is False, "part 1 is not the next one"
+    assert record("replica-a", 0) is True
+    assert record("replica-a", 0) is False, "a part is counted once"
+    stored = database.run_sync(lambda s: jobs.get_job(s, job_id=job_id))
+    assert stored is not None
+    assert (stored.parts_sent, stored.lease_until) == (1, later)
+    file_recorded = database.run_sync(
+        lambda s: jobs.record_file(s, job_id=job_id, owner="replica-a", until=later)
+    )
+    assert file_recorded is True
+    assert claimed.lease_owner == "replica-a"
+
+
+def test_renewing_keeps_only_the_leases_still_held(database: Database, chat_user: ChatUser) -> None:
+    user_id = _user_id(chat_user)
+    mine = _add(database, user_id, "mine")
+    taken = _add(database, user_id, "taken")
+    _claim(database, "replica-a")
+    assert mine.id is not None
+    assert taken.id is not None
+    taken_id = taken.id
+    database.run_sync(lambda s: jobs.release_jobs(s, job_ids=[taken_id], owner="replica-a"))
+    ids = [mine.id, taken.id]
+
+    kept = database.run_sync(
+        lambda s: jobs.renew_leases(s, owner="replica-a", job_ids=ids, until=NOW + 2 * LEASE)
+    )
+
+    assert kept == {mine.id}
+
+
+def test_settling_a_job_writes_its_state_alone_and_only_for_its_owner(
+    database: Database, chat_user: ChatUser
+) -> None:
+    job = _add(database, _user_id(chat_user), "req-1", status=JobStatus.FINISHED)
+    assert job.id is not None
+    job_id = job.id
+    _claim(database, "replica-a")
+
+    def settle(owner: str) -> bool:
+        return database.run_sync(
+            lambda s: jobs.settle_job(
+                s,
+                job_id=job_id,
+                owner=owner,
+                status=JobStatus.UNSENDABLE,
+                failures=5,
+                next_poll_at=NOW,
+            )
+        )
+
+    assert settle("replica-b") is False
+    assert settle("replica-a") is True
+    stored = database.run_sync(lambda s: jobs.get_job(s, job_id=job_id))
+    assert stored is not None
+    assert (stored.status, stored.failures, stored.lease_owner) == (
+        JobStatus.UNSENDABLE,
+        5,
+        None,
+    )

@@ -131,6 +131,6 @@ async def article_opened(turn: Turn, action: OpenArticle, press: Press) -> None:
         return
     title = article.title or action.request_id
     blocks = article_blocks(article.content, title)
-    for screen in turn.services.delivery.article_screens(turn.origin.chat.platform, blocks):
+    for screen in turn.services.outbox.article_screens(turn.origin.chat.platform, blocks):
         turn.send(screen)
     turn.effects.append(SendDocument(article_document(title, article.content)))

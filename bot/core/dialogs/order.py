@@ -380,7 +380,7 @@ async def _place_single(turn: Turn, draft: Draft, press: Press) -> None:
     else:
         text = turn.texts.order_placed.format(title=title, cost=cost)
     turn.replace(press.message_id, text_screen(text))
-    await turn.services.delivery.announce(recorded[0])
+    await turn.services.outbox.announce(recorded[0])
 
 
 async def _place_bulk(turn: Turn, draft: Draft, press: Press) -> None:
@@ -418,7 +418,7 @@ async def _place_bulk(turn: Turn, draft: Draft, press: Press) -> None:
         )
     turn.replace(press.message_id, text_screen(text))
     for job in recorded:
-        await turn.services.delivery.announce(job)
+        await turn.services.outbox.announce(job)
 
 
 async def _place_one_by_one(

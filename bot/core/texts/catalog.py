@@ -92,6 +92,7 @@ class Texts:
     article_file_caption: str
     article_failed: str
     article_expired: str
+    article_unsendable: str
     deliver_after_login: str
 
     # Cancel, language, fallbacks.

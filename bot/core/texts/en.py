@@ -105,6 +105,10 @@ ENGLISH = Texts(
     article_ready="Your article is ready: {title}",
     article_file_caption="{title} (Markdown file)",
     article_failed="Your article could not be written: {title}. Reason: {reason}",
+    article_unsendable=(
+        "Your article is ready but could not be posted here: {title}. "
+        "Open it with /makalelerim to get it as a file."
+    ),
     article_expired="Your article did not arrive in time: {title}. See /makalelerim for its state.",
     deliver_after_login="Your pending articles will arrive here when they are ready.",
     cancel_done="Cancelled.",

@@ -110,6 +110,10 @@ TURKISH = Texts(
     article_ready="Makaleniz hazır: {title}",
     article_file_caption="{title} (Markdown dosyası)",
     article_failed="Makaleniz hazırlanamadı: {title}. Sebep: {reason}",
+    article_unsendable=(
+        "Makaleniz hazır ama sohbete gönderilemedi: {title}. "
+        "/makalelerim ile açıp dosya olarak alabilirsiniz."
+    ),
     article_expired=(
         "Makaleniz beklenen sürede gelmedi: {title}. /makalelerim ile durumuna bakabilirsiniz."
     ),

@@ -1,0 +1,27 @@
+"""Delivery: watching created jobs, showing their progress, and posting finished articles.
+
+- ``engine``: which process delivers (one per platform), and one round of it;
+- ``poller``: asks the upstream about pending jobs, once per user, and moves them on;
+- ``sender``: posts finished articles, many chats at once, each chat's messages in order;
+- ``leases``: short leases on jobs, renewed while work goes on, fenced on every write;
+- ``outbox``: the chats this process can write to, and what the core posts there.
+
+A job's states (``storage.models.JobStatus``)::
+
+    PENDING ──finished──▶ FINISHED (content stored) ──parts and file sent──▶ DELIVERED
+       │                    │   ▲ a crash or a send error resumes at the first unsent part
+       │                    ├──chat gone past the job's timeout──▶ EXPIRED
+       │                    └──sending failed for another reason 5 times──▶ UNSENDABLE (told)
+       ├──failed upstream──▶ FAILED (reported with its reason)
+       └──too old, or gone from the upstream──▶ EXPIRED (reported)
+
+An error of the upstream or of a chat postpones only that one job, with a growing wait; so
+does a bug met while handling one job, so that it cannot stop every other job's delivery.
+"""
+
+from bot.core.delivery.engine import LEASE, Delivery
+from bot.core.delivery.outbox import Outbox
+from bot.core.delivery.poller import MAX_POLL_WAIT, MISSING_GRACE
+from bot.core.delivery.sender import MAX_SEND_FAILURES
+
+__all__ = ["LEASE", "MAX_POLL_WAIT", "MAX_SEND_FAILURES", "MISSING_GRACE", "Delivery", "Outbox"]

@@ -1,0 +1,177 @@
+"""The delivery engine: who delivers, and one round of it.
+
+Every process may take orders, but for each chat platform one process at a time delivers:
+the one holding that platform's delivery lock (a PostgreSQL advisory lock, or a file lock
+beside a SQLite database). So one pacer holds the platform's bot-wide limit, and a second
+replica never sends what the first is sending. A process that dies frees its lock at once;
+another takes it at its next round and takes over the dead one's jobs as their short
+leases run out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+
+from bot.core import reconcile as reconciliation
+from bot.core.accounts import Accounts
+from bot.core.clock import Clock
+from bot.core.delivery.leases import LeaseKeeper
+from bot.core.delivery.outbox import Outbox
+from bot.core.delivery.poller import Poller
+from bot.core.delivery.sender import Sender
+from bot.core.ports import Messenger
+from bot.core.upstream import Upstream
+from storage import Database, Leadership
+
+__all__ = ["LEASE", "Delivery"]
+
+log = logging.getLogger(__name__)
+
+# Long enough for a message or two, short enough that a killed process's jobs move on soon.
+LEASE = timedelta(seconds=15)
+
+
+class Delivery:
+    """Leads delivery for the platforms it can, and runs the poller and the sender for them."""
+
+    def __init__(
+        self,
+        *,
+        db: Database,
+        api: Upstream,
+        accounts: Accounts,
+        messengers: Mapping[str, Messenger],
+        clock: Clock,
+        owner: str,
+        poll_interval: timedelta,
+        job_timeout: timedelta,
+        lease_for: timedelta = LEASE,
+        default_language: str = "tr",
+        create_timeout: timedelta = timedelta(seconds=30),
+        reconcile_grace: timedelta = timedelta(minutes=10),
+    ) -> None:
+        self._db = db
+        self._api = api
+        self._accounts = accounts
+        self._clock = clock
+        self._create_timeout = create_timeout
+        self._reconcile_grace = reconcile_grace
+        self.outbox = Outbox(db=db, messengers=messengers, default_language=default_language)
+        self._leases = LeaseKeeper(db=db, clock=clock, owner=owner, lease_for=lease_for)
+        self._poller = Poller(
+            db=db,
+            api=api,
+            accounts=accounts,
+            outbox=self.outbox,
+            clock=clock,
+            leases=self._leases,
+            poll_interval=poll_interval,
+            job_timeout=job_timeout,
+        )
+        self._sender = Sender(
+            db=db,
+            outbox=self.outbox,
+            clock=clock,
+            leases=self._leases,
+            retry_interval=poll_interval,
+            job_timeout=job_timeout,
+        )
+        self._locks: dict[str, Leadership] = {}
+        self._led: frozenset[str] = frozenset()
+        self._round = asyncio.Lock()
+        self._heartbeat: asyncio.Task[None] | None = None
+        self.last_round_at: datetime | None = None
+
+    @property
+    def leads(self) -> frozenset[str]:
+        """The platforms this process delivers for, as of its last round."""
+        return self._led
+
+    async def run_round(self) -> None:
+        """One round: take the lead where free, reconcile, poll, and hand finished jobs over.
+
+        The sender goes on in the background; the scheduler runs this every poll interval.
+        """
+        async with self._round:
+            await self._lead()
+            if self._led:
+                await self._reconcile()
+                await self._poller.poll(self._led)
+                await self._sender.fill(self._led)
+            self.last_round_at = self._clock()
+
+    async def poll_once(self) -> None:
+        """A round, then the wait for everything it handed to the sender to be sent."""
+        await self.run_round()
+        await self._sender.idle()
+
+    async def reconcile(self) -> None:
+        """Adopt or report the orders left submitted without a job, for the platforms led."""
+        await self._lead()
+        await self._reconcile()
+
+    def start(self) -> None:
+        """Keep the leases in hand alive between rounds (a group's article can take minutes)."""
+        if self._heartbeat is None:
+            self._heartbeat = asyncio.create_task(self._keep_leases(), name="lease heartbeat")
+
+    async def stop(self) -> None:
+        """Let a round under way finish, stop sending, and hand back leases and locks."""
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+            self._heartbeat = None
+        async with self._round:
+            await self._sender.stop()
+            for lock in self._locks.values():
+                await asyncio.to_thread(lock.release)
+            self._locks.clear()
+            self._led = frozenset()
+
+    async def _lead(self) -> None:
+        """Take or confirm the delivery lock of each platform this process has a messenger for."""
+        led = set()
+        for platform in self.outbox.platforms:
+            lock = self._locks.get(platform)
+            if lock is None:
+                lock = self._locks[platform] = self._db.leadership(f"delivery-{platform}")
+            if await asyncio.to_thread(lock.acquire):
+                led.add(platform)
+        if led != self._led:
+            log.info("delivering for %s", ", ".join(sorted(led)) or "no platform")
+        if self._led - led:
+            # Another process may deliver these now; nothing more may go out from here.
+            await self._sender.stop()
+        self._led = frozenset(led)
+
+    async def _reconcile(self) -> None:
+        try:
+            await reconciliation.reconcile(
+                db=self._db,
+                api=self._api,
+                accounts=self._accounts,
+                outbox=self.outbox,
+                platforms=self._led,
+                clock=self._clock,
+                min_age=self._create_timeout,
+                grace=self._reconcile_grace,
+            )
+        # A bug met while reconciling one order must not stop every user's delivery; it is
+        # logged with its traceback, and the order is looked at again next round.
+        except Exception:
+            log.exception("reconciling orders failed; delivering anyway")
+
+    async def _keep_leases(self) -> None:
+        period = self._leases.lease_for.total_seconds() / 3
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self._leases.renew()
+            # Renewing is retried a third of a lease later; a lease lost meanwhile is fenced.
+            except Exception:
+                log.exception("renewing leases failed")

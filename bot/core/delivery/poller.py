@@ -1,0 +1,248 @@
+"""The poller: asks the upstream about pending jobs, once per user, and moves them on.
+
+A finished job's content is stored with its new state in one write; the sender posts it.
+A failed or expired job is reported here, since its report is all there is to send.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from collections.abc import Collection, Sequence
+from datetime import datetime, timedelta
+
+from bot.api import NEWEST_ARTICLES, Article, ArticleApiError, RateLimited
+from bot.core.accounts import Accounts
+from bot.core.clock import Clock
+from bot.core.delivery.leases import LeaseKeeper, LeaseLost
+from bot.core.delivery.outbox import Outbox
+from bot.core.delivery.waits import failure_wait, unreachable_for_good
+from bot.core.errors import NotLoggedIn, SessionExpired
+from bot.core.ports import MessengerError
+from bot.core.upstream import Upstream
+from storage import Database, jobs
+from storage.models import ChatUser, Job, JobStatus
+
+__all__ = ["MAX_POLL_WAIT", "MISSING_GRACE", "Poller"]
+
+log = logging.getLogger(__name__)
+
+# The longest wait between two polls of a job, after errors or for a long-running job.
+MAX_POLL_WAIT = timedelta(minutes=5)
+# A job listed before may drop out of a list for a moment; missing this long means gone.
+MISSING_GRACE = timedelta(minutes=10)
+# Each wait is this share of the job's age, so waits grow ×1.25 per poll for long jobs.
+_AGE_SHARE = 0.25
+_REASON_LIMIT = 500
+# Users asked about at once: enough to hide the upstream's latency, few enough to be polite.
+_USERS_AT_ONCE = 8
+# Pending jobs claimed per round; the rest wait for the next round.
+_BATCH = 500
+_Failure = MessengerError | ArticleApiError | NotLoggedIn
+
+
+class Poller:
+    """Claims the pending jobs that are due and moves each on by what the upstream says."""
+
+    def __init__(
+        self,
+        *,
+        db: Database,
+        api: Upstream,
+        accounts: Accounts,
+        outbox: Outbox,
+        clock: Clock,
+        leases: LeaseKeeper,
+        poll_interval: timedelta,
+        job_timeout: timedelta,
+    ) -> None:
+        self._db = db
+        self._api = api
+        self._accounts = accounts
+        self._outbox = outbox
+        self._clock = clock
+        self._leases = leases
+        self._poll_interval = poll_interval
+        self._job_timeout = job_timeout
+        # Who a chat user is never changes; their locale may, so the cache lives for one round.
+        self._users: dict[int, ChatUser] = {}
+
+    async def poll(self, platforms: Collection[str]) -> None:
+        """One round over the pending jobs of ``platforms`` that are due."""
+        self._users.clear()
+        now = self._clock()
+        claimed = await self._db.run(
+            lambda s: jobs.claim_jobs(
+                s,
+                owner=self._leases.owner,
+                now=now,
+                lease_for=self._leases.lease_for,
+                statuses=(JobStatus.PENDING,),
+                platforms=platforms,
+                limit=_BATCH,
+            )
+        )
+        self._leases.hold(claimed)
+        by_user: defaultdict[int, list[Job]] = defaultdict(list)
+        for job in claimed:
+            by_user[job.chat_user_id].append(job)
+        gate = asyncio.Semaphore(_USERS_AT_ONCE)
+
+        async def one_user(user_id: int, batch: list[Job]) -> None:
+            async with gate:
+                await self._poll_user_safely(user_id, batch, now)
+
+        try:
+            await asyncio.gather(*(one_user(uid, batch) for uid, batch in by_user.items()))
+        finally:
+            await self._leases.release(job.id for job in claimed if job.id is not None)
+
+    async def _poll_user_safely(self, user_id: int, batch: list[Job], now: datetime) -> None:
+        try:
+            await self._poll_user(user_id, batch, now)
+        # A bug met before the user's jobs are looked at one by one must not stop the others.
+        except Exception:
+            log.exception("polling the jobs of chat user %s failed", user_id)
+            for job in batch:
+                await self._postpone(job, now)
+
+    async def _poll_user(self, user_id: int, batch: Sequence[Job], now: datetime) -> None:
+        user = await self._user(user_id)
+        listed = await self._listed(user, batch, now)
+        if listed is None:
+            return
+        for job in batch:
+            try:
+                article = listed.get(job.request_id) or await self._look_up(job)
+                await self._advance(user, job, article, now)
+            except LeaseLost:
+                log.warning("job %s (%s): lease lost mid-round", job.id, job.request_id)
+            except (MessengerError, ArticleApiError, NotLoggedIn) as err:
+                await self._back_off(job, now, err)
+            # This is the boundary between jobs: one job's bug must not stop every user's
+            # delivery, nor come first again each round and starve the rest. It is logged
+            # with its traceback, and only that job waits, as after any other failure.
+            except Exception:
+                log.exception("job %s (%s) failed unexpectedly", job.id, job.request_id)
+                await self._postpone(job, now)
+
+    async def _listed(
+        self, user: ChatUser, pending: Sequence[Job], now: datetime
+    ) -> dict[str, Article] | None:
+        """The user's articles by request id; None (and the jobs postponed) when unavailable."""
+        assert user.id is not None
+        try:
+            articles = await self._accounts.call(
+                user.id,
+                lambda token: self._api.articles(token, page_size=NEWEST_ARTICLES),
+            )
+        except SessionExpired as err:
+            await self._outbox.session_ended(user, self._outbox.progress_chat(pending[0], user))
+            failure: _Failure = err
+        except (NotLoggedIn, ArticleApiError) as err:
+            failure = err
+        else:
+            return {article.request_id: article for article in articles}
+        for job in pending:
+            await self._back_off(job, now, failure)
+        return None
+
+    async def _look_up(self, job: Job) -> Article | None:
+        """The one job asked by its request id, for a job beyond the first page of the list."""
+        found = await self._accounts.call(
+            job.chat_user_id, lambda token: self._api.articles(token, request_id=job.request_id)
+        )
+        return next((article for article in found if article.request_id == job.request_id), None)
+
+    async def _advance(
+        self, user: ChatUser, job: Job, article: Article | None, now: datetime
+    ) -> None:
+        """Move a pending job on by what the upstream says about it."""
+        texts = self._outbox.texts(user)
+        if article is not None:
+            job.last_seen_at = now
+        # A job never listed may just be slow to appear; it waits for the timeout.
+        gone = (
+            article is None
+            and job.last_seen_at is not None
+            and now - job.last_seen_at >= MISSING_GRACE
+        )
+        if article is not None and article.finished:
+            job.status, job.content, job.progress = JobStatus.FINISHED, article.content, 100
+            # Due at once: the sender takes it from here.
+            job.finished_at, job.failures, job.next_poll_at = now, 0, now
+            await self._store(job)
+            log.info("job %s (%s) finished", job.id, job.request_id)
+        elif article is not None and article.failed:
+            reason = (article.failure_reason or "").strip()
+            job.failure_reason = reason[:_REASON_LIMIT] or None
+            failed = texts.article_failed.format(
+                title=job.title, reason=reason or texts.status_unknown
+            )
+            await self._end(job, user, JobStatus.FAILED, failed)
+        elif now - job.created_at >= self._job_timeout or gone:
+            why = "is gone from the upstream" if gone else "timed out"
+            log.warning("job %s (%s) %s", job.id, job.request_id, why)
+            await self._end(
+                job, user, JobStatus.EXPIRED, texts.article_expired.format(title=job.title)
+            )
+        else:
+            if article is not None:
+                job.progress = article.progress
+                await self._leases.ensure(_id(job))
+                await self._outbox.show_progress(job, user, self._outbox.progress_text(texts, job))
+            job.failures = 0
+            job.next_poll_at = now + self._poll_wait(job, now)
+            await self._store(job)
+
+    async def _end(self, job: Job, user: ChatUser, status: JobStatus, text: str) -> None:
+        """Report how the job ended and store that; the report goes out once, fenced."""
+        await self._leases.ensure(_id(job))
+        await self._outbox.report(job, user, text)
+        job.status = status
+        await self._store(job)
+        log.info("job %s (%s) reported %s", job.id, job.request_id, status)
+
+    async def _back_off(self, job: Job, now: datetime, err: _Failure) -> None:
+        """Postpone the job with a wait that doubles with each failure in a row, up to a cap."""
+        job.failures += 1
+        if unreachable_for_good(err, job, now, self._job_timeout):
+            # Nobody can be told; the article stays readable upstream (/makalelerim).
+            job.status = JobStatus.EXPIRED
+            log.warning("gave up job %s (%s): its chat is unreachable", job.id, job.request_id)
+        else:
+            retry_after = err.retry_after if isinstance(err, RateLimited) else None
+            wait = failure_wait(self._poll_interval, job.failures, MAX_POLL_WAIT, retry_after)
+            job.next_poll_at = now + wait
+            # Without a session the job just waits for the next login.
+            level = logging.INFO if isinstance(err, NotLoggedIn) else logging.WARNING
+            log.log(level, "job %s (%s) postponed %s: %r", job.id, job.request_id, wait, err)
+        await self._store(job)
+
+    async def _postpone(self, job: Job, now: datetime) -> None:
+        """Postpone the job after a bug, changing nothing else: its row may be what broke."""
+        job_id = _id(job)
+        until = now + failure_wait(self._poll_interval, job.failures + 1, MAX_POLL_WAIT)
+        await self._db.run(lambda s: jobs.postpone_job(s, job_id=job_id, until=until))
+
+    def _poll_wait(self, job: Job, now: datetime) -> timedelta:
+        """The interval at first, then a share of the job's age, never over the cap."""
+        grown = min((now - job.created_at) * _AGE_SHARE, MAX_POLL_WAIT)
+        return max(self._poll_interval, grown)
+
+    async def _user(self, user_id: int) -> ChatUser:
+        if user_id not in self._users:
+            self._users[user_id] = await self._outbox.user(user_id)
+        return self._users[user_id]
+
+    async def _store(self, job: Job) -> None:
+        """Store the job's changes while this process still holds its lease."""
+        owner = self._leases.owner
+        if not await self._db.run(lambda s: jobs.save_leased_job(s, job=job, owner=owner)):
+            raise LeaseLost(job.id)
+
+
+def _id(job: Job) -> int:
+    assert job.id is not None
+    return job.id

@@ -1,0 +1,237 @@
+"""The sender: posts finished articles, many chats at once, each chat's messages in order.
+
+Each chat with work has one worker that sends its jobs one after another; workers of
+different chats run side by side, and the messengers pace every message under the
+platform's limits. Each part is recorded as it goes out, fenced on the lease: a write that
+finds the lease gone stops the worker before its next message, so an article is never sent
+twice, and after a crash only the parts not yet recorded are sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Callable, Collection
+from dataclasses import replace
+from datetime import timedelta
+from functools import partial
+
+from bot.core.article import article_blocks, article_document
+from bot.core.clock import Clock
+from bot.core.delivery.leases import LeaseKeeper, LeaseLost
+from bot.core.delivery.outbox import Outbox
+from bot.core.delivery.waits import failure_wait, unreachable_for_good
+from bot.core.ports import MessengerError
+from storage import Database, jobs
+from storage.models import ChatUser, Job, JobStatus
+
+__all__ = ["MAX_SEND_FAILURES", "Sender"]
+
+log = logging.getLogger(__name__)
+
+# Jobs in hand at once: enough to keep every limit busy, few enough to renew in one write.
+_CAPACITY = 200
+# A job whose sending fails for a reason other than the chat this many times in a row is
+# given up: the user is told to open it from /makalelerim, which reads it from the upstream.
+MAX_SEND_FAILURES = 5
+# The longest wait before a failed send is tried again.
+_MAX_WAIT = timedelta(minutes=5)
+
+_ChatKey = tuple[str, str]
+
+
+class Sender:
+    """Claims finished jobs and delivers them; see the module docstring."""
+
+    def __init__(
+        self,
+        *,
+        db: Database,
+        outbox: Outbox,
+        clock: Clock,
+        leases: LeaseKeeper,
+        retry_interval: timedelta,
+        job_timeout: timedelta,
+    ) -> None:
+        self._db = db
+        self._outbox = outbox
+        self._clock = clock
+        self._leases = leases
+        self._retry_interval = retry_interval
+        self._job_timeout = job_timeout
+        self._queues: dict[_ChatKey, deque[Job]] = {}
+        self._workers: dict[_ChatKey, asyncio.Task[None]] = {}
+        self._platforms: frozenset[str] = frozenset()
+        self._refill: asyncio.Task[None] | None = None
+        self._claiming = asyncio.Lock()
+
+    async def fill(self, platforms: Collection[str]) -> None:
+        """Claim the finished jobs of ``platforms`` that are due, and start their chats' workers."""
+        self._platforms = frozenset(platforms)
+        if not self._platforms:
+            return
+        async with self._claiming:
+            in_hand = self._leases.held
+            room = _CAPACITY - len(in_hand)
+            if room <= 0:
+                return
+            now = self._clock()
+            claimed = await self._db.run(
+                lambda s: jobs.claim_jobs(
+                    s,
+                    owner=self._leases.owner,
+                    now=now,
+                    lease_for=self._leases.lease_for,
+                    statuses=(JobStatus.FINISHED,),
+                    platforms=self._platforms,
+                    limit=room,
+                    skip=in_hand,
+                )
+            )
+            self._leases.hold(claimed)
+        for job in claimed:
+            key = (job.platform, job.chat_id)
+            self._queues.setdefault(key, deque()).append(job)
+            if key not in self._workers:
+                self._workers[key] = asyncio.create_task(self._work(key), name=f"send {key}")
+
+    async def idle(self) -> None:
+        """Return once every job in hand is delivered or put back."""
+        while self._workers or self._refill is not None:
+            await asyncio.gather(
+                *self._workers.values(),
+                *((self._refill,) if self._refill else ()),
+                return_exceptions=True,
+            )
+
+    async def stop(self) -> None:
+        """Stop every worker now and hand their leases back (at shutdown, or leadership lost)."""
+        tasks = [*self._workers.values(), *((self._refill,) if self._refill else ())]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._queues.clear()
+        await self._leases.release(self._leases.held)
+
+    async def _work(self, key: _ChatKey) -> None:
+        queue = self._queues[key]
+        try:
+            while queue:
+                await self._deliver_one(queue.popleft())
+        finally:
+            # No await since the queue was last seen empty: nothing was added meanwhile.
+            del self._workers[key]
+            if not queue:
+                del self._queues[key]
+            self._refill_soon()
+
+    def _refill_soon(self) -> None:
+        """Take more work as soon as there is room, instead of waiting for the next round."""
+        if self._refill is None and self._platforms:
+            self._refill = asyncio.create_task(self._refilled(), name="refill")
+
+    async def _refilled(self) -> None:
+        try:
+            await self.fill(self._platforms)
+        except Exception:
+            log.exception("claiming finished jobs failed; the next round tries again")
+        finally:
+            self._refill = None
+
+    async def _deliver_one(self, job: Job) -> None:
+        assert job.id is not None
+        try:
+            await self._deliver(job)
+        except LeaseLost:
+            log.warning(
+                "job %s (%s): lease lost, leaving it to its new owner", job.id, job.request_id
+            )
+            self._leases.drop(job.id)
+        except MessengerError as err:
+            await self._put_back(job, err)
+        # The boundary between jobs: one job's bug must not stop every chat's delivery.
+        except Exception as err:
+            log.exception("sending job %s (%s) failed unexpectedly", job.id, job.request_id)
+            await self._put_back(job, err)
+
+    async def _deliver(self, job: Job) -> None:
+        """Send the article from its first unsent part on, then its file; then DELIVERED."""
+        assert job.id is not None
+        assert job.content is not None, "a finished job has its content stored"
+        job_id = job.id
+        user = await self._outbox.user(job.chat_user_id)
+        texts = self._outbox.texts(user)
+        messenger = self._outbox.messenger(job.platform)
+        chat = self._outbox.article_chat(job, user)
+        # The same content always splits the same way, so parts_sent stays valid after a restart.
+        parts = self._outbox.article_screens(job.platform, article_blocks(job.content, job.title))
+        owner = self._leases.owner
+        for index in range(job.parts_sent, len(parts)):
+            await self._leases.ensure(job_id)
+            await messenger.send(chat, parts[index])
+            await self._fenced(
+                job_id, partial(jobs.record_part, job_id=job_id, owner=owner, parts_sent=index)
+            )
+            job.parts_sent = index + 1
+        if not job.file_sent:
+            await self._leases.ensure(job_id)
+            document = article_document(job.title, job.content)
+            caption = texts.article_file_caption.format(title=job.title)
+            await messenger.send_document(chat, replace(document, caption=caption))
+            await self._fenced(job_id, partial(jobs.record_file, job_id=job_id, owner=owner))
+            job.file_sent = True
+        await self._outbox.finish_line(job, user, texts.article_ready.format(title=job.title))
+        job.status, job.delivered_at, job.failures = JobStatus.DELIVERED, self._clock(), 0
+        await self._done(job)
+        log.info("delivered job %s (%s) in %d parts", job.id, job.request_id, len(parts))
+
+    async def _fenced(self, job_id: int, record: Callable[..., bool]) -> None:
+        """Record what was just sent, renewing the lease; a lost lease stops the worker."""
+        until = self._leases.extended(job_id)
+        if not await self._db.run(lambda s: record(s, until=until)):
+            raise LeaseLost(job_id)
+
+    async def _put_back(self, job: Job, err: Exception) -> None:
+        """Try the job again later; give it up when its chat is gone or it keeps failing."""
+        job_id = job.id
+        assert job_id is not None
+        now = self._clock()
+        failures, status, due = job.failures + 1, JobStatus.FINISHED, now
+        if unreachable_for_good(err, job, now, self._job_timeout):
+            # Nobody can be told; the article stays readable upstream (/makalelerim).
+            status = JobStatus.EXPIRED
+            log.warning("gave up job %s (%s): its chat is unreachable", job.id, job.request_id)
+        elif not isinstance(err, MessengerError) and failures >= MAX_SEND_FAILURES:
+            await self._give_up(job)
+            status = JobStatus.UNSENDABLE
+        else:
+            due = now + failure_wait(self._retry_interval, failures, _MAX_WAIT)
+            log.warning("job %s (%s) put back until %s: %r", job.id, job.request_id, due, err)
+        self._leases.drop(job_id)
+        owner = self._leases.owner
+        await self._db.run(
+            lambda s: jobs.settle_job(
+                s, job_id=job_id, owner=owner, status=status, failures=failures, next_poll_at=due
+            )
+        )
+
+    async def _give_up(self, job: Job) -> None:
+        """Tell the user the article cannot be posted, and where to get it instead."""
+        user: ChatUser = await self._outbox.user(job.chat_user_id)
+        text = self._outbox.texts(user).article_unsendable.format(title=job.title)
+        try:
+            await self._outbox.report(job, user, text)
+        except MessengerError as err:
+            log.warning("could not tell the user job %s is unsendable: %r", job.id, err)
+        log.error("gave up sending job %s (%s)", job.id, job.request_id)
+
+    async def _done(self, job: Job) -> None:
+        """Store the job and hand its lease back, fenced on the lease."""
+        assert job.id is not None
+        owner = self._leases.owner
+        job.lease_owner = job.lease_until = None
+        self._leases.drop(job.id)
+        saved = await self._db.run(lambda s: jobs.save_leased_job(s, job=job, owner=owner))
+        if not saved:
+            raise LeaseLost(job.id)

@@ -1,0 +1,94 @@
+"""Telegram's limits, kept before each request instead of learnt from 429 answers.
+
+python-telegram-bot's ``AIORateLimiter`` paces the bot and groups but not private chats, so
+this rate limiter takes its place: every request that posts or changes a message waits for
+the core's pacer, and a 429 holds its chat (or, without a chat, the bot) for its
+``retry_after`` before the request is tried again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from datetime import timedelta
+from typing import Any
+
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
+
+from bot.core.pacing import Pacer, Window
+
+__all__ = ["BOT_WINDOWS", "GROUP_WINDOWS", "PRIVATE_WINDOWS", "PacedRateLimiter"]
+
+log = logging.getLogger(__name__)
+
+# Telegram allows about 30 messages a second per bot; a little under it absorbs the jitter
+# between our clock and the moment a request reaches Telegram.
+BOT_WINDOWS = (Window(28, 1.0),)
+# About one a second in a private chat after a short burst (3): a little slower than that.
+PRIVATE_WINDOWS = (Window(3, 3.2),)
+# 20 a minute in a group or channel.
+GROUP_WINDOWS = (Window(20, 61.0),)
+# A 429 is waited out this many times before its error reaches the caller.
+RETRIES = 5
+
+_JSONResult = bool | dict[str, Any] | list[dict[str, Any]]
+
+
+def _counted(endpoint: str) -> bool:
+    """Whether the request posts or changes a message, which is what Telegram limits."""
+    return endpoint.startswith(("send", "edit", "copy", "forward")) and endpoint != "sendChatAction"
+
+
+def _seconds(err: RetryAfter) -> float:
+    wait = err.retry_after
+    return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
+
+
+class PacedRateLimiter(BaseRateLimiter[None]):
+    """Paces message requests per chat and per bot; waits out and retries 429 answers."""
+
+    def __init__(self, pacer: Pacer | None = None) -> None:
+        self._pacer = pacer or Pacer(BOT_WINDOWS)
+
+    async def initialize(self) -> None:
+        """Nothing to set up."""
+
+    async def shutdown(self) -> None:
+        """Nothing to tear down."""
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, _JSONResult]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: None,
+    ) -> _JSONResult:
+        """Wait for the chat's slot, make the request, and retry it after a 429."""
+        chat = data.get("chat_id") if _counted(endpoint) else None
+        retries = 0
+        while True:
+            if chat is not None:
+                await self._pacer.wait(chat, _windows(chat))
+            try:
+                return await callback(*args, **kwargs)
+            except RetryAfter as err:
+                retries += 1
+                if retries > RETRIES:
+                    raise
+                seconds = _seconds(err)
+                log.warning("%s to chat %s: 429, waiting %.1f s", endpoint, chat, seconds)
+                if chat is None:
+                    await asyncio.sleep(seconds)
+                else:
+                    self._pacer.hold(chat, seconds)
+
+
+def _windows(chat: object) -> tuple[Window, ...]:
+    """A group's or channel's limit (negative ids, @names), else a private chat's."""
+    if isinstance(chat, str) and not chat.lstrip("-").isdigit():
+        return GROUP_WINDOWS
+    return GROUP_WINDOWS if int(str(chat)) < 0 else PRIVATE_WINDOWS

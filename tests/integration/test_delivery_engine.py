@@ -1,0 +1,185 @@
+"""The delivery engine's own promises: chats side by side, fenced leases, one deliverer."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import update
+from sqlmodel import col
+
+from bot.core.delivery import MAX_SEND_FAILURES
+from bot.core.events import ChatAddress
+from bot.core.screens import Screen
+from bot.core.texts import texts_for
+from storage import Database, Job, JobStatus
+from tests.fakes import DeliveryRig, RecordingMessenger, delivery_rig, wait_until
+
+TR = texts_for("tr")
+TITLE = "Uzaktan Çalışmanın Verimliliğe Etkisi"
+
+
+class GatedMessenger(RecordingMessenger):
+    """Holds sends to the chats whose gate is closed; runs a hook after each send."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gates: dict[str, asyncio.Event] = {}
+        self.after_send: Callable[[int], Awaitable[None]] | None = None
+
+    async def send(self, chat: ChatAddress, screen: Screen) -> str | None:
+        """Wait for the chat's gate, then record the message."""
+        gate = self.gates.get(chat.chat_id)
+        if gate is not None:
+            await gate.wait()
+        message_id = await super().send(chat, screen)
+        if self.after_send is not None:
+            await self.after_send(len(self.sent))
+        return message_id
+
+
+@pytest.fixture
+async def rig(database: Database) -> AsyncIterator[DeliveryRig]:
+    async with delivery_rig(database) as rig:
+        yield rig
+
+
+async def finished(rig: DeliveryRig, *jobs: Job) -> None:
+    """Let the sandbox finish the jobs and the bot's clock reach their polls."""
+    rig.advance(max(rig.upstream_seconds(job.request_id) for job in jobs) + 1)
+
+
+async def test_a_slow_chat_holds_no_other_chat_back_and_each_keeps_its_order(
+    rig: DeliveryRig,
+) -> None:
+    messenger = GatedMessenger()
+    messenger.gates["slow"] = asyncio.Event()
+    delivery = rig.delivery(messenger=messenger)
+    slow = await rig.order(TITLE, size=3, chat_id="slow")
+    fast = await rig.order(TITLE, size=3, chat_id="fast")
+    await finished(rig, slow, fast)
+
+    await delivery.run_round()
+    await wait_until(lambda: len(messenger.of_kind("send_document")) == 1)
+    assert {call.chat.chat_id for call in messenger.calls} == {"fast"}
+    messenger.gates["slow"].set()
+    await delivery.poll_once()
+
+    for chat in ("slow", "fast"):
+        texts = [call.text for call in messenger.sent if call.chat.chat_id == chat]
+        content = rig.upstream_content((slow if chat == "slow" else fast).request_id)
+        assert len(texts) >= 3
+        assert texts[0].startswith(TITLE), "the parts of one chat arrive in order"
+        assert sum(map(len, texts)) >= len(content) * 0.9
+    assert len(messenger.documents) == 2
+
+
+async def test_a_sender_whose_lease_was_taken_stops_before_its_next_message(
+    rig: DeliveryRig,
+) -> None:
+    messenger = GatedMessenger()
+    delivery = rig.delivery(messenger=messenger, owner="first")
+    job = await rig.order(TITLE, size=3)
+    await finished(rig, job)
+
+    async def taken_over(sent: int) -> None:
+        if sent == 1:
+            # Another replica took the job, as after a lease that ran out unrenewed.
+            await rig.db.run(
+                lambda s: s.exec(
+                    update(Job).where(col(Job.id) == job.id).values(lease_owner="second")
+                )
+            )
+
+    messenger.after_send = taken_over
+    await delivery.poll_once()
+
+    stored = await rig.job(job.id)
+    assert len(messenger.sent) == 1, "nothing after the lease was lost"
+    assert messenger.documents == []
+    assert (stored.status, stored.parts_sent, stored.lease_owner) == (
+        JobStatus.FINISHED,
+        0,
+        "second",
+    ), "the first sender wrote nothing over the new owner's lease"
+
+
+async def test_each_part_is_recorded_as_it_goes_and_renews_the_lease(rig: DeliveryRig) -> None:
+    messenger = GatedMessenger()
+    delivery = rig.delivery(messenger=messenger, lease_for=timedelta(seconds=30))
+    job = await rig.order(TITLE, size=3)
+    await finished(rig, job)
+    seen: list[tuple[int, object]] = []
+
+    async def look(sent: int) -> None:
+        stored = await rig.job(job.id)
+        seen.append((stored.parts_sent, stored.lease_until))
+
+    messenger.after_send = look
+    await delivery.poll_once()
+
+    # Each look happens after a send and before its record: one part behind, lease held.
+    assert [parts for parts, _ in seen[:3]] == [0, 1, 2]
+    assert all(until is not None for _, until in seen[:3])
+    assert (await rig.job(job.id)).lease_owner is None, "handed back once delivered"
+
+
+async def test_an_article_that_cannot_be_sent_is_given_up_and_the_user_told(
+    rig: DeliveryRig,
+) -> None:
+    delivery = rig.delivery()
+    job = await rig.order(TITLE)
+    await finished(rig, job)
+    # Not a chat error: something about this article breaks every time it is sent.
+    rig.messenger.fail_next(MAX_SEND_FAILURES, error=RuntimeError)
+
+    for _ in range(MAX_SEND_FAILURES):
+        await delivery.poll_once()
+        stored = await rig.job(job.id)
+        rig.clock.now = max(rig.clock(), stored.next_poll_at)
+
+    stored = await rig.job(job.id)
+    assert stored.status is JobStatus.UNSENDABLE
+    assert stored.failures == MAX_SEND_FAILURES
+    (told,) = rig.messenger.sent
+    assert told.text == TR.article_unsendable.format(title=TITLE)
+    await delivery.poll_once()
+    assert len(rig.messenger.calls) == 1, "given up: nothing more is tried"
+
+
+async def test_a_clean_stop_hands_its_leases_back_at_once(rig: DeliveryRig) -> None:
+    messenger = GatedMessenger()
+    messenger.gates["chat-1"] = asyncio.Event()
+    delivery = rig.delivery(messenger=messenger, owner="stopping")
+    job = await rig.order(TITLE, size=3)
+    await finished(rig, job)
+    await delivery.run_round()
+    assert (await rig.job(job.id)).lease_owner == "stopping"
+
+    await delivery.stop()
+
+    stored = await rig.job(job.id)
+    assert (stored.lease_owner, stored.lease_until) == (None, None)
+    assert stored.status is JobStatus.FINISHED
+    successor = rig.delivery(owner="successor")
+    await successor.poll_once()
+    assert (await rig.job(job.id)).status is JobStatus.DELIVERED
+
+
+async def test_one_process_delivers_for_a_platform_and_another_takes_over_when_it_stops(
+    rig: DeliveryRig,
+) -> None:
+    first = rig.delivery(owner="first")
+    second = rig.delivery(owner="second", messenger=RecordingMessenger())
+    await first.run_round()
+    await second.run_round()
+    assert first.leads == {"telegram", "slack"}
+    assert second.leads == frozenset()
+
+    await first.stop()
+    await second.run_round()
+
+    assert second.leads == {"telegram", "slack"}
+    await second.stop()
