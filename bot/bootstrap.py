@@ -27,6 +27,7 @@ from bot.core.delivery import Delivery
 from bot.core.ports import Messenger
 from bot.core.scheduler import schedule_housekeeping, schedule_polling
 from bot.core.turn import CoreServices
+from bot.core.upstream import Upstream
 from bot.sandbox import RunningSandbox, running_sandbox
 from bot.slack import SlackRuntime, running_slack
 from bot.telegram import TelegramRuntime, running_telegram
@@ -52,6 +53,7 @@ class Bot:
     """The running core: adapters talk to ``conversations`` and register their messenger."""
 
     settings: Settings
+    services: CoreServices
     conversations: Conversations
     delivery: Delivery
     messengers: dict[str, Messenger]
@@ -100,8 +102,12 @@ async def running_bot(
     clock: Clock | None = None,
     http: httpx.AsyncClient | None = None,
     owner: str | None = None,
+    api: Upstream | None = None,
 ) -> AsyncIterator[Bot]:
-    """Open the database (migrated), the upstream client and the poller; close them after."""
+    """Open the database (migrated), the upstream client and the poller; close them after.
+
+    ``api`` replaces the HTTP client of the article service (tests hand in a fake).
+    """
     settings.require("article_api_url")
     assert settings.article_api_url is not None
     clock = clock or system_clock
@@ -110,15 +116,16 @@ async def running_bot(
     async with AsyncExitStack() as stack:
         stack.callback(db.dispose)
         await asyncio.to_thread(db.migrate)
-        if http is None:
-            timeout = httpx.Timeout(settings.article_api_timeout_seconds, connect=5.0)
-            http = await stack.enter_async_context(httpx.AsyncClient(timeout=timeout))
-        api = ArticleApi(
-            http,
-            base_url=settings.article_api_url,
-            bulk_path=settings.article_api_bulk_path,
-            topic_field=settings.article_api_topic_field,
-        )
+        if api is None:
+            if http is None:
+                timeout = httpx.Timeout(settings.article_api_timeout_seconds, connect=5.0)
+                http = await stack.enter_async_context(httpx.AsyncClient(timeout=timeout))
+            api = ArticleApi(
+                http,
+                base_url=settings.article_api_url,
+                bulk_path=settings.article_api_bulk_path,
+                topic_field=settings.article_api_topic_field,
+            )
         accounts = Accounts(db=db, api=api, cipher=cipher, clock=clock)
         messengers: dict[str, Messenger] = {}
         delivery = Delivery(
@@ -150,7 +157,7 @@ async def running_bot(
         schedule_housekeeping(scheduler, db, clock)
         stack.callback(_stop_scheduler, scheduler)
         stack.push_async_callback(delivery.stop)
-        yield Bot(settings, Conversations(services), delivery, messengers, scheduler)
+        yield Bot(settings, services, Conversations(services), delivery, messengers, scheduler)
 
 
 @asynccontextmanager

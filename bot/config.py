@@ -10,9 +10,10 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.api import DEFAULT_BULK_PATH
+
 __all__ = ["ConfigError", "Settings", "is_loopback_url", "load_settings"]
 
-DEFAULT_BULK_PATH = "/api/v1/makaleler/toplu-makale-olustur"
 _PLACEHOLDERS = {"changeme", "change-me", "changethis", "xxx", "your-token-here"}
 
 

@@ -14,7 +14,6 @@ from storage.crypto import (
     load_or_create_key_file,
 )
 from storage.database import Database, MigrationError
-from storage.drafts import DraftNotEditable
 from storage.leadership import Leadership
 from storage.models import (
     Awaiting,
@@ -37,7 +36,6 @@ __all__ = [
     "Database",
     "Draft",
     "DraftKind",
-    "DraftNotEditable",
     "DraftStep",
     "InvalidKey",
     "Job",

@@ -65,6 +65,11 @@ class Database:
         return cls(engine)
 
     @property
+    def url(self) -> str:
+        """The database's URL, password included (a secret: never log it)."""
+        return self._engine.url.render_as_string(hide_password=False)
+
+    @property
     def is_sqlite(self) -> bool:
         """Whether this is a SQLite database."""
         return self._engine.dialect.name == "sqlite"

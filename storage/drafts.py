@@ -11,7 +11,6 @@ from sqlmodel import Session, col, select
 from storage.models import Draft, DraftKind, DraftStep, Job
 
 __all__ = [
-    "DraftNotEditable",
     "cancel_open_drafts",
     "claim_for_submission",
     "close_draft",
@@ -26,10 +25,6 @@ __all__ = [
 
 OPEN_STEPS = (DraftStep.TITLE, DraftStep.TONE, DraftStep.SIZE, DraftStep.READY)
 CLOSED_STEPS = (DraftStep.DONE, DraftStep.FAILED, DraftStep.CANCELLED)
-
-
-class DraftNotEditable(Exception):
-    """The draft is gone, or was submitted or closed since it was read."""
 
 
 def create_draft(
@@ -63,8 +58,8 @@ def open_draft(session: Session, *, user_id: int) -> Draft | None:
     ).first()
 
 
-def save_draft(session: Session, *, draft: Draft) -> Draft:
-    """Store the changes of an open draft; ``DraftNotEditable`` once it was submitted or closed.
+def save_draft(session: Session, *, draft: Draft) -> Draft | None:
+    """Store the changes of an open draft; None when it is gone, submitted or closed.
 
     Submitting and closing have their own conditional steps; a stale copy saved here must
     not move a submitted draft back to ``READY``, where it could be paid for again.
@@ -73,7 +68,7 @@ def save_draft(session: Session, *, draft: Draft) -> Draft:
         raise ValueError(f"save_draft keeps drafts open; {draft.step} has its own function")
     stored = session.get(Draft, draft.id, with_for_update=True, populate_existing=True)
     if stored is None or stored.step not in OPEN_STEPS:
-        raise DraftNotEditable(draft.id)
+        return None
     return session.merge(draft)
 
 

@@ -1,14 +1,17 @@
-"""The tables: chat users, their upstream sessions, drafts, jobs, and bookkeeping."""
+"""The tables: chat users, their upstream sessions, drafts, jobs, and bookkeeping.
+
+The states in their columns are the core's (``bot.core.states``); this module maps them.
+"""
 
 from __future__ import annotations
 
-import enum
 from datetime import UTC, datetime
 from decimal import Decimal
 
 from sqlalchemy import JSON, Column, Numeric, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from bot.core.states import Awaiting, DraftKind, DraftStep, JobStatus
 from storage.column_types import StrEnumType, UTCDateTime
 
 __all__ = [
@@ -33,48 +36,6 @@ def utcnow() -> datetime:
 
 def _timestamp(*, nullable: bool = False, index: bool = False) -> Column[datetime]:
     return Column(UTCDateTime(), nullable=nullable, index=index)
-
-
-class Awaiting(enum.StrEnum):
-    """What the bot waits for the user to type next."""
-
-    EMAIL = "email"
-    PASSWORD = "password"  # noqa: S105  (what is awaited, not a secret)
-    TITLE = "title"
-    BULK_TITLES = "bulk_titles"
-    TOPIC = "topic"
-
-
-class DraftKind(enum.StrEnum):
-    """One article, or several with one tone and size."""
-
-    SINGLE = "single"
-    BULK = "bulk"
-
-
-class DraftStep(enum.StrEnum):
-    """Where an order stands; ``READY -> SUBMITTED`` is the one conditional charge step."""
-
-    TITLE = "title"
-    TONE = "tone"
-    SIZE = "size"
-    READY = "ready"
-    SUBMITTED = "submitted"
-    DONE = "done"
-    CANCELLED = "cancelled"
-    FAILED = "failed"
-
-
-class JobStatus(enum.StrEnum):
-    """A created upstream job as the bot tracks it."""
-
-    PENDING = "pending"
-    FINISHED = "finished"
-    FAILED = "failed"
-    DELIVERED = "delivered"
-    EXPIRED = "expired"
-    # Finished, but sending it kept failing; the user was told to open it from the list.
-    UNSENDABLE = "unsendable"
 
 
 # Named constraints let later migrations drop or change them on SQLite, where a table is

@@ -16,6 +16,16 @@ from sqlalchemy import make_url
 from storage import ChatUser, Database, TokenCipher, generate_key, users
 
 _LOCAL_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
+# Each test folder is a tier with a marker of its name: `pytest -m unit` runs in seconds.
+_TIERS = ("unit", "integration", "e2e")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test with the tier of its folder."""
+    for item in items:
+        tier = next((part for part in item.path.parts if part in _TIERS), None)
+        if tier is not None:
+            item.add_marker(getattr(pytest.mark, tier))
 
 
 def _libpq_url(url: str) -> str:

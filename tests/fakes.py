@@ -6,9 +6,10 @@ from __future__ import annotations
 import asyncio
 import inspect
 import itertools
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Literal
@@ -16,12 +17,15 @@ from typing import Literal
 import httpx
 
 from bot.api import ArticleApi
+from bot.bootstrap import running_bot
+from bot.config import Settings, load_settings
 from bot.core.accounts import Accounts
 from bot.core.delivery import Delivery
 from bot.core.durations import estimate_seconds
 from bot.core.events import ChatAddress
 from bot.core.ports import Messenger, MessengerError
 from bot.core.screens import Document, Screen
+from bot.core.upstream import Upstream
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox, running_sandbox
 from bot.sandbox.jobs import Job as SandboxJob
 from storage import ChatUser, Database, Job, TokenCipher, generate_key, jobs, users
@@ -132,17 +136,33 @@ class RecordingMessenger(Messenger):
 
 
 class ManualClock:
-    """A clock that stands still until a test moves it; call it for the time."""
+    """The one test clock: it stands still until moved, or with ``ticking`` runs on too.
 
-    def __init__(self, start: datetime | None = None) -> None:
-        self.now = start or datetime.now(UTC)
+    Call it for the time; set ``now`` or call ``advance`` to move it.
+    """
+
+    def __init__(self, start: datetime | None = None, *, ticking: bool = False) -> None:
+        self._start = start or datetime.now(UTC)
+        self._ticking = ticking
+        self._began = time.monotonic()
+        self._offset = timedelta()
 
     def __call__(self) -> datetime:
         return self.now
 
+    @property
+    def now(self) -> datetime:
+        """The time the clock shows."""
+        ran = time.monotonic() - self._began if self._ticking else 0.0
+        return self._start + self._offset + timedelta(seconds=ran)
+
+    @now.setter
+    def now(self, moment: datetime) -> None:
+        self._offset += moment - self.now
+
     def advance(self, seconds: float) -> None:
         """Move forward by ``seconds``."""
-        self.now += timedelta(seconds=seconds)
+        self._offset += timedelta(seconds=seconds)
 
 
 async def wait_until(
@@ -164,7 +184,10 @@ async def wait_until(
 
 @dataclass
 class DeliveryRig:
-    """The bot's delivery side on SQLite and a sandbox over loopback, one user logged in."""
+    """The bot's delivery side on a database and the sandbox over loopback, one user logged in.
+
+    Every delivery it makes is a bot started by ``bootstrap.running_bot``, as in production.
+    """
 
     sandbox: RunningSandbox
     http: httpx.AsyncClient
@@ -174,6 +197,8 @@ class DeliveryRig:
     clock: ManualClock
     messenger: RecordingMessenger
     user: ChatUser
+    settings: Settings
+    bots: AsyncExitStack
 
     @property
     def user_id(self) -> int:
@@ -181,7 +206,7 @@ class DeliveryRig:
         assert self.user.id is not None
         return self.user.id
 
-    def delivery(
+    async def delivery(
         self,
         *,
         poll_interval: float = 10.0,
@@ -190,24 +215,25 @@ class DeliveryRig:
         reconcile_grace: float = 600.0,
         owner: str = "test",
         platforms: Collection[str] = ("telegram", "slack"),
-        api: ArticleApi | None = None,
+        api: Upstream | None = None,
         messenger: Messenger | None = None,
         lease_for: timedelta = timedelta(seconds=15),
     ) -> Delivery:
-        """A new Delivery on the rig's parts; the one messenger serves each of ``platforms``."""
-        return Delivery(
-            db=self.db,
-            api=api or self.api,
-            accounts=self.accounts,
-            messengers=dict.fromkeys(platforms, messenger or self.messenger),
-            clock=self.clock,
-            owner=owner,
-            lease_for=lease_for,
-            poll_interval=timedelta(seconds=poll_interval),
-            job_timeout=job_timeout,
-            create_timeout=timedelta(seconds=create_timeout),
-            reconcile_grace=timedelta(seconds=reconcile_grace),
+        """The delivery of a new bot on the rig's database; one messenger serves ``platforms``."""
+        settings = self.settings.model_copy(
+            update={
+                "poll_interval_seconds": poll_interval,
+                "job_timeout_hours": job_timeout / timedelta(hours=1),
+                "article_api_timeout_seconds": create_timeout,
+                "reconcile_grace_seconds": reconcile_grace,
+                "delivery_lease_seconds": lease_for.total_seconds(),
+            }
         )
+        bot = await self.bots.enter_async_context(
+            running_bot(settings, clock=self.clock, owner=owner, api=api or self.api)
+        )
+        bot.messengers.update(dict.fromkeys(platforms, messenger or self.messenger))
+        return bot.delivery
 
     def advance(self, seconds: float) -> None:
         """Move the bot's clock and the upstream's clock forward together."""
@@ -280,16 +306,27 @@ async def delivery_rig(
     async with (
         running_sandbox(speed=speed, failure_rate=failure_rate) as sandbox,
         httpx.AsyncClient(timeout=5.0) as http,
+        AsyncExitStack() as bots,
     ):
+        settings = load_settings(
+            _env_file=None,
+            article_api_url=sandbox.url,
+            database_url=db.url,
+            token_encryption_key=generate_key(),
+        )
+        assert settings.token_encryption_key is not None
+        cipher = TokenCipher(settings.token_encryption_key.get_secret_value())
         # One attempt: a retry would sleep, and tests inject failures on purpose.
         api = ArticleApi(http, base_url=sandbox.url, read_attempts=1)
         clock = ManualClock(sandbox.state.clock.now())
-        accounts = Accounts(db=db, api=api, cipher=TokenCipher(generate_key()), clock=clock)
+        accounts = Accounts(db=db, api=api, cipher=cipher, clock=clock)
         user = await db.run(
             lambda s: users.get_or_create_user(
                 s, platform="telegram", workspace="", external_id=USER_ID
             )
         )
-        rig = DeliveryRig(sandbox, http, db, api, accounts, clock, RecordingMessenger(), user)
+        rig = DeliveryRig(
+            sandbox, http, db, api, accounts, clock, RecordingMessenger(), user, settings, bots
+        )
         await rig.login()
         yield rig

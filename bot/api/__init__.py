@@ -1,6 +1,6 @@
 """The article service's typed async client, its models and its error tree."""
 
-from bot.api.client import NEWEST_ARTICLES, ArticleApi
+from bot.api.client import DEFAULT_BULK_PATH, NEWEST_ARTICLES, ArticleApi
 from bot.api.errors import (
     ArticleApiError,
     InsufficientBalance,
@@ -29,6 +29,7 @@ from bot.api.models import (
 )
 
 __all__ = [
+    "DEFAULT_BULK_PATH",
     "DEFAULT_SIZES",
     "DEFAULT_TONES",
     "NEWEST_ARTICLES",

@@ -32,9 +32,8 @@ from bot.api.errors import (
     ValidationFailed,
 )
 from bot.api.models import Article, CreatedJob, Size, TokenPair, Tone, Topic
-from bot.config import DEFAULT_BULK_PATH
 
-__all__ = ["ArticleApi"]
+__all__ = ["DEFAULT_BULK_PATH", "NEWEST_ARTICLES", "ArticleApi"]
 
 logger = logging.getLogger("bot.api")
 
@@ -60,6 +59,8 @@ class _Operation:
     kind: _Kind
 
 
+# Bulk creation's path is not in the interface; this is the likeliest, and it can be set.
+DEFAULT_BULK_PATH = "/api/v1/makaleler/toplu-makale-olustur"
 _LOGIN = _Operation("login", "POST", "/api/v1/auth/login", _Kind.LOGIN)
 _REFRESH = _Operation("refresh", "POST", "/api/v1/auth/refresh", _Kind.REFRESH)
 _BALANCE = _Operation("balance", "GET", "/api/v1/profil/guncel-bakiye", _Kind.PROTECTED)

@@ -25,7 +25,7 @@ from bot.core.actions import (
 )
 from bot.core.dialogs import articles, balance, cancel, help, language, login, order, topic
 from bot.core.dialogs.order import OrderChoices
-from bot.core.errors import LoginThrottled, NotLoggedIn, SessionExpired
+from bot.core.errors import DraftClosed, LoginThrottled, NotLoggedIn, SessionExpired
 from bot.core.events import (
     Command,
     Event,
@@ -38,11 +38,11 @@ from bot.core.events import (
     UserKey,
 )
 from bot.core.screens import Effect
+from bot.core.states import Awaiting, JobStatus
 from bot.core.texts import LANGUAGES
 from bot.core.turn import AtOnce, CoreServices, Turn, language_of
 from storage import bookkeeping, jobs, users
-from storage.drafts import DraftNotEditable
-from storage.models import Awaiting, ChatUser, JobStatus
+from storage.models import ChatUser
 
 __all__ = ["COMMANDS", "Conversations", "OrderChoices"]
 
@@ -118,7 +118,7 @@ async def _answering(turn: Turn, what: str, work: Awaitable[T]) -> T | None:
     """Run a dialog's work; a known failure becomes a plain message, any other is logged."""
     try:
         return await work
-    except DraftNotEditable:
+    except DraftClosed:
         turn.notice(turn.texts.stale_button)
     except SessionExpired:
         turn.say(turn.texts.session_expired)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["CoreError", "LoginThrottled", "NotLoggedIn", "SessionExpired"]
+__all__ = ["CoreError", "DraftClosed", "LoginThrottled", "NotLoggedIn", "SessionExpired"]
 
 
 class CoreError(Exception):
@@ -19,3 +19,7 @@ class SessionExpired(NotLoggedIn):
 
 class LoginThrottled(CoreError):
     """Too many failed logins lately, for this user or for the whole bot."""
+
+
+class DraftClosed(CoreError):
+    """The order was submitted, cancelled or closed since its screen was shown."""

@@ -27,11 +27,12 @@ from bot.core.clock import Clock
 from bot.core.errors import NotLoggedIn, SessionExpired
 from bot.core.events import ChatAddress
 from bot.core.money import to_kurus
+from bot.core.states import DraftStep
 from bot.core.texts import Texts
 from bot.core.turkish import fold
 from bot.core.upstream import Upstream
 from storage import Database, drafts, jobs, users
-from storage.models import ChatUser, Draft, DraftStep, Job
+from storage.models import ChatUser, Draft, Job
 
 __all__ = ["CLOCK_SKEW", "Outbox", "reconcile"]
 

@@ -17,10 +17,11 @@ from bot.core.events import Origin
 from bot.core.ports import MessengerError
 from bot.core.richtext import Block, paragraph
 from bot.core.screens import Button, Delete, Edit, Effect, Notice, Screen, Send
+from bot.core.states import Awaiting
 from bot.core.texts import LANGUAGES, Texts, texts_for
 from bot.core.upstream import Upstream
 from storage import Database, users
-from storage.models import Awaiting, ChatUser
+from storage.models import ChatUser
 
 __all__ = ["AtOnce", "CoreServices", "Turn", "language_of", "text_screen"]
 

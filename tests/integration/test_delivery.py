@@ -6,11 +6,10 @@ import logging
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
-import httpx
 import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from bot.api import Article, ArticleApi, RateLimited
+from bot.api import RateLimited
 from bot.core.article import article_blocks
 from bot.core.delivery import MAX_POLL_WAIT, MISSING_GRACE
 from bot.core.events import ChatAddress
@@ -19,6 +18,7 @@ from bot.core.richtext import plain_text
 from bot.core.scheduler import DELIVERY_JOB_ID, schedule_polling
 from bot.core.texts import texts_for
 from storage import Database, Job, JobStatus, jobs, users
+from tests.fake_upstream import FakeUpstream
 from tests.fakes import CHAT_ID, USER_ID, DeliveryRig, delivery_rig, wait_until
 
 TR = texts_for("tr")
@@ -48,7 +48,7 @@ def article_text(content: str) -> str:
 async def test_announce_posts_the_progress_message_at_once(rig: DeliveryRig) -> None:
     job = await rig.order(TITLE)
 
-    await rig.delivery().outbox.announce(job)
+    await (await rig.delivery()).outbox.announce(job)
 
     (call,) = rig.messenger.calls
     assert call.kind == "send"
@@ -60,7 +60,7 @@ async def test_announce_posts_the_progress_message_at_once(rig: DeliveryRig) -> 
 async def test_progress_is_edited_only_when_its_text_changes(sqlite_database: Database) -> None:
     # A slow sandbox, so the wall clock moving during the test never changes a percentage.
     async with delivery_rig(sqlite_database, speed=0.01) as rig:
-        delivery = rig.delivery()
+        delivery = await rig.delivery()
         job = await rig.order(TITLE)
         await delivery.outbox.announce(job)
         duration = rig.upstream_seconds(job.request_id)
@@ -88,7 +88,7 @@ async def test_progress_is_edited_only_when_its_text_changes(sqlite_database: Da
 
 
 async def test_finished_article_is_delivered_whole_once_with_its_file(rig: DeliveryRig) -> None:
-    delivery = rig.delivery()
+    delivery = await rig.delivery()
     job = await rig.order(TITLE)
     await delivery.outbox.announce(job)
     await finish_upstream(rig, job)
@@ -117,7 +117,7 @@ async def test_finished_article_is_delivered_whole_once_with_its_file(rig: Deliv
 
 
 async def test_long_article_arrives_in_parts_that_each_fit(rig: DeliveryRig) -> None:
-    delivery = rig.delivery()
+    delivery = await rig.delivery()
     job = await rig.order(TITLE, size=3)
     await finish_upstream(rig, job)
 
@@ -132,7 +132,7 @@ async def test_long_article_arrives_in_parts_that_each_fit(rig: DeliveryRig) -> 
 
 
 async def test_a_failed_send_resumes_with_the_next_part_not_the_first(rig: DeliveryRig) -> None:
-    delivery = rig.delivery()
+    delivery = await rig.delivery()
     job = await rig.order(TITLE, size=3)
     await finish_upstream(rig, job)
     rig.messenger.fail_next(1, after=2)
@@ -158,7 +158,7 @@ async def test_failed_job_is_reported_with_its_reason_in_the_users_language(
 ) -> None:
     await rig.db.run(lambda s: users.set_locale(s, user_id=rig.user_id, locale="en"))
     rig.sandbox.state.failure_rate = 1.0
-    delivery = rig.delivery()
+    delivery = await rig.delivery()
     job = await rig.order(TITLE)
     await delivery.outbox.announce(job)
     await finish_upstream(rig, job)
@@ -182,7 +182,7 @@ async def test_failed_job_is_reported_with_its_reason_in_the_users_language(
 async def test_job_past_its_timeout_is_reported_expired_and_no_longer_polled(
     rig: DeliveryRig,
 ) -> None:
-    delivery = rig.delivery(job_timeout=timedelta(hours=1))
+    delivery = await rig.delivery(job_timeout=timedelta(hours=1))
     job = await rig.order(TITLE)
     # Only the bot's clock moves: the upstream is still writing.
     rig.clock.advance(2 * 3600)
@@ -216,7 +216,7 @@ async def add_unlisted_job(rig: DeliveryRig, *, seen: bool) -> Job:
 
 
 async def test_job_gone_from_the_upstream_is_reported_expired(rig: DeliveryRig) -> None:
-    delivery = rig.delivery()
+    delivery = await rig.delivery()
     job = await add_unlisted_job(rig, seen=True)
 
     await delivery.poll_once()
@@ -229,7 +229,7 @@ async def test_job_gone_from_the_upstream_is_reported_expired(rig: DeliveryRig) 
 
 
 async def test_a_job_never_listed_is_polled_until_its_timeout(rig: DeliveryRig) -> None:
-    delivery = rig.delivery(job_timeout=timedelta(hours=1))
+    delivery = await rig.delivery(job_timeout=timedelta(hours=1))
     job = await add_unlisted_job(rig, seen=False)
 
     rig.clock.advance(MISSING_GRACE.total_seconds())
@@ -243,7 +243,7 @@ async def test_a_job_never_listed_is_polled_until_its_timeout(rig: DeliveryRig) 
 
 
 async def test_a_listed_job_records_when_it_was_seen(rig: DeliveryRig) -> None:
-    delivery = rig.delivery()
+    delivery = await rig.delivery()
     job = await rig.order(TITLE)
     assert job.last_seen_at is None
     rig.clock.now = job.next_poll_at
@@ -254,7 +254,7 @@ async def test_a_listed_job_records_when_it_was_seen(rig: DeliveryRig) -> None:
 
 
 async def test_a_late_announce_leaves_what_the_poller_wrote(rig: DeliveryRig) -> None:
-    delivery = rig.delivery()
+    delivery = await rig.delivery()
     job = await rig.order(TITLE)
     await finish_upstream(rig, job)
     await delivery.poll_once()
@@ -274,13 +274,13 @@ async def test_a_late_announce_leaves_what_the_poller_wrote(rig: DeliveryRig) ->
 
 
 async def test_job_finished_while_the_bot_was_down_is_delivered_once(rig: DeliveryRig) -> None:
-    before_the_restart = rig.delivery(owner="old")
+    before_the_restart = await rig.delivery(owner="old")
     job = await rig.order(TITLE)
     await before_the_restart.outbox.announce(job)
     await finish_upstream(rig, job)
     rig.advance(3600)
 
-    after_the_restart = rig.delivery(owner="new")
+    after_the_restart = await rig.delivery(owner="new")
     await after_the_restart.poll_once()
     calls = list(rig.messenger.calls)
     rig.advance(NEXT_ROUND)
@@ -296,7 +296,7 @@ async def test_job_finished_while_the_bot_was_down_is_delivered_once(rig: Delive
 async def test_expired_session_is_told_once_and_jobs_arrive_after_a_new_login(
     rig: DeliveryRig,
 ) -> None:
-    delivery = rig.delivery()
+    delivery = await rig.delivery()
     job = await rig.order(TITLE)
     # Past the sandbox's 30-day refresh token: the session cannot be renewed.
     rig.advance(timedelta(days=31).total_seconds())
@@ -321,7 +321,7 @@ async def test_expired_session_is_told_once_and_jobs_arrive_after_a_new_login(
 
 
 async def test_upstream_outage_postpones_the_job_with_a_growing_wait(rig: DeliveryRig) -> None:
-    delivery = rig.delivery(poll_interval=10)
+    delivery = await rig.delivery(poll_interval=10)
     job = await rig.order(TITLE)
     await finish_upstream(rig, job)
     start = rig.clock()
@@ -345,7 +345,7 @@ async def test_upstream_outage_postpones_the_job_with_a_growing_wait(rig: Delive
 
 
 async def test_unreachable_chat_is_given_up_after_the_job_timeout(rig: DeliveryRig) -> None:
-    delivery = rig.delivery(job_timeout=timedelta(hours=1))
+    delivery = await rig.delivery(job_timeout=timedelta(hours=1))
     job = await rig.order(TITLE)
     await finish_upstream(rig, job)
     rig.messenger.fail_next(1, error=ChatUnreachable)
@@ -363,7 +363,7 @@ async def test_unreachable_chat_is_given_up_after_the_job_timeout(rig: DeliveryR
 async def test_on_slack_the_article_goes_into_the_thread_of_the_progress_message(
     rig: DeliveryRig,
 ) -> None:
-    delivery = rig.delivery()
+    delivery = await rig.delivery()
     job = await rig.order(TITLE, platform="slack")
     await delivery.outbox.announce(job)
     await finish_upstream(rig, job)
@@ -379,7 +379,7 @@ async def test_on_slack_the_article_goes_into_the_thread_of_the_progress_message
 
 
 async def test_an_order_in_a_slack_thread_keeps_to_that_thread(rig: DeliveryRig) -> None:
-    delivery = rig.delivery()
+    delivery = await rig.delivery()
     job = await rig.order(TITLE, platform="slack", thread_id="order-message")
     await delivery.outbox.announce(job)
     await finish_upstream(rig, job)
@@ -391,7 +391,7 @@ async def test_an_order_in_a_slack_thread_keeps_to_that_thread(rig: DeliveryRig)
 
 
 async def test_the_scheduler_runs_a_round_at_start_then_one_at_a_time(rig: DeliveryRig) -> None:
-    delivery = rig.delivery()
+    delivery = await rig.delivery()
     job = await rig.order(TITLE)
     await finish_upstream(rig, job)
     scheduler = AsyncIOScheduler()
@@ -415,7 +415,7 @@ async def test_the_scheduler_runs_a_round_at_start_then_one_at_a_time(rig: Deliv
 async def test_an_unexpected_error_in_one_job_postpones_it_and_the_others_go_on(
     rig: DeliveryRig, caplog: pytest.LogCaptureFixture
 ) -> None:
-    delivery = rig.delivery(poll_interval=10)
+    delivery = await rig.delivery(poll_interval=10)
     broken, other = await rig.order(TITLE), await rig.order(TITLE)
     rig.advance(3600)
     # The first job is claimed first (same due time, lower id); its first send hits a bug.
@@ -437,35 +437,12 @@ async def test_an_unexpected_error_in_one_job_postpones_it_and_the_others_go_on(
     assert (await rig.job(broken.id)).status is JobStatus.DELIVERED
 
 
-class FailingOnceApi(ArticleApi):
-    """The real client, but its next own-articles call raises ``error``."""
-
-    def __init__(self, http: httpx.AsyncClient, *, base_url: str, error: Exception) -> None:
-        super().__init__(http, base_url=base_url, read_attempts=1)
-        self._error: Exception | None = error
-
-    async def articles(
-        self,
-        token: str,
-        *,
-        request_id: str | None = None,
-        page_size: int | None = None,
-        status_id: int | None = None,
-    ) -> list[Article]:
-        """The error once, then the sandbox's list."""
-        if self._error is not None:
-            error, self._error = self._error, None
-            raise error
-        return await super().articles(
-            token, request_id=request_id, page_size=page_size, status_id=status_id
-        )
-
-
 async def test_an_unexpected_error_listing_a_users_jobs_postpones_them(
     rig: DeliveryRig, caplog: pytest.LogCaptureFixture
 ) -> None:
-    api = FailingOnceApi(rig.http, base_url=rig.sandbox.url, error=RuntimeError("a bug"))
-    delivery = rig.delivery(poll_interval=10, api=api)
+    api = FakeUpstream(fallback=rig.api)
+    api.script("articles", RuntimeError("a bug"))
+    delivery = await rig.delivery(poll_interval=10, api=api)
     job = await rig.order(TITLE)
     await finish_upstream(rig, job)
 
@@ -485,8 +462,9 @@ async def test_a_rate_limited_poll_waits_what_the_upstream_asks_up_to_the_cap(
     rig: DeliveryRig, retry_after: float, wait: float
 ) -> None:
     throttled = RateLimited("articles: 429", retry_after=retry_after)
-    api = FailingOnceApi(rig.http, base_url=rig.sandbox.url, error=throttled)
-    delivery = rig.delivery(poll_interval=10, api=api)
+    api = FakeUpstream(fallback=rig.api)
+    api.script("articles", throttled)
+    delivery = await rig.delivery(poll_interval=10, api=api)
     job = await rig.order(TITLE)
     await finish_upstream(rig, job)
 

@@ -56,7 +56,7 @@ async def test_a_slow_chat_holds_no_other_chat_back_and_each_keeps_its_order(
 ) -> None:
     messenger = GatedMessenger()
     messenger.gates["slow"] = asyncio.Event()
-    delivery = rig.delivery(messenger=messenger)
+    delivery = await rig.delivery(messenger=messenger)
     slow = await rig.order(TITLE, size=3, chat_id="slow")
     fast = await rig.order(TITLE, size=3, chat_id="fast")
     await finished(rig, slow, fast)
@@ -80,7 +80,7 @@ async def test_a_sender_whose_lease_was_taken_stops_before_its_next_message(
     rig: DeliveryRig,
 ) -> None:
     messenger = GatedMessenger()
-    delivery = rig.delivery(messenger=messenger, owner="first")
+    delivery = await rig.delivery(messenger=messenger, owner="first")
     job = await rig.order(TITLE, size=3)
     await finished(rig, job)
 
@@ -108,7 +108,7 @@ async def test_a_sender_whose_lease_was_taken_stops_before_its_next_message(
 
 async def test_each_part_is_recorded_as_it_goes_and_renews_the_lease(rig: DeliveryRig) -> None:
     messenger = GatedMessenger()
-    delivery = rig.delivery(messenger=messenger, lease_for=timedelta(seconds=30))
+    delivery = await rig.delivery(messenger=messenger, lease_for=timedelta(seconds=30))
     job = await rig.order(TITLE, size=3)
     await finished(rig, job)
     seen: list[tuple[int, object]] = []
@@ -129,7 +129,7 @@ async def test_each_part_is_recorded_as_it_goes_and_renews_the_lease(rig: Delive
 async def test_an_article_that_cannot_be_sent_is_given_up_and_the_user_told(
     rig: DeliveryRig,
 ) -> None:
-    delivery = rig.delivery()
+    delivery = await rig.delivery()
     job = await rig.order(TITLE)
     await finished(rig, job)
     # Not a chat error: something about this article breaks every time it is sent.
@@ -152,7 +152,7 @@ async def test_an_article_that_cannot_be_sent_is_given_up_and_the_user_told(
 async def test_a_clean_stop_hands_its_leases_back_at_once(rig: DeliveryRig) -> None:
     messenger = GatedMessenger()
     messenger.gates["chat-1"] = asyncio.Event()
-    delivery = rig.delivery(messenger=messenger, owner="stopping")
+    delivery = await rig.delivery(messenger=messenger, owner="stopping")
     job = await rig.order(TITLE, size=3)
     await finished(rig, job)
     await delivery.run_round()
@@ -163,7 +163,7 @@ async def test_a_clean_stop_hands_its_leases_back_at_once(rig: DeliveryRig) -> N
     stored = await rig.job(job.id)
     assert (stored.lease_owner, stored.lease_until) == (None, None)
     assert stored.status is JobStatus.FINISHED
-    successor = rig.delivery(owner="successor")
+    successor = await rig.delivery(owner="successor")
     await successor.poll_once()
     assert (await rig.job(job.id)).status is JobStatus.DELIVERED
 
@@ -171,8 +171,8 @@ async def test_a_clean_stop_hands_its_leases_back_at_once(rig: DeliveryRig) -> N
 async def test_one_process_delivers_for_a_platform_and_another_takes_over_when_it_stops(
     rig: DeliveryRig,
 ) -> None:
-    first = rig.delivery(owner="first")
-    second = rig.delivery(owner="second", messenger=RecordingMessenger())
+    first = await rig.delivery(owner="first")
+    second = await rig.delivery(owner="second", messenger=RecordingMessenger())
     await first.run_round()
     await second.run_round()
     assert first.leads == {"telegram", "slack"}

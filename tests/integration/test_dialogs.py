@@ -12,7 +12,7 @@ from bot.core.actions import Confirm, PickTone
 from bot.core.events import Press
 from bot.core.screens import Delete, Notice, Send
 from bot.sandbox import LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
-from tests.integration.dialog_harness import Harness, harness, labels, texts
+from tests.dialog_harness import Harness, harness, labels, texts
 
 TITLE = "Yapay zekâ ile içerik üretimi"
 

@@ -88,7 +88,7 @@ async def jobs_of(rig: DeliveryRig) -> list[Job]:
 async def test_an_order_whose_create_timed_out_is_adopted_and_delivered(
     rig: DeliveryRig,
 ) -> None:
-    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
+    delivery = await rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
     draft = await submit(rig, TITLE)
     await order_timing_out(rig, [TITLE])
     assert rig.sandbox.state.create_count == 1
@@ -116,7 +116,7 @@ async def test_an_order_whose_create_timed_out_is_adopted_and_delivered(
 
 
 async def test_a_bulk_order_is_adopted_title_by_title(rig: DeliveryRig) -> None:
-    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
+    delivery = await rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
     draft = await submit(rig, TITLE, OTHER_TITLE)
     await order_timing_out(rig, [TITLE, OTHER_TITLE])
     rig.clock.advance(CREATE_TIMEOUT)
@@ -134,7 +134,7 @@ async def test_a_bulk_order_is_adopted_title_by_title(rig: DeliveryRig) -> None:
 async def test_an_order_that_never_arrived_is_reported_lost_after_the_grace(
     rig: DeliveryRig,
 ) -> None:
-    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
+    delivery = await rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
     draft = await submit(rig, TITLE)
 
     rig.clock.advance(CREATE_TIMEOUT)
@@ -152,7 +152,7 @@ async def test_an_order_that_never_arrived_is_reported_lost_after_the_grace(
 
 
 async def test_an_older_article_of_the_same_title_is_not_adopted(rig: DeliveryRig) -> None:
-    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
+    delivery = await rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
     # Ordered earlier, outside this bot: the same title, long before the draft.
     await rig.accounts.call(
         rig.user_id, lambda token: rig.api.create(token, title=TITLE, tone=1, size=1)
@@ -170,7 +170,7 @@ async def test_an_older_article_of_the_same_title_is_not_adopted(rig: DeliveryRi
 async def test_an_unavailable_upstream_leaves_the_draft_for_the_next_round(
     rig: DeliveryRig,
 ) -> None:
-    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
+    delivery = await rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
     draft = await submit(rig, TITLE)
     await order_timing_out(rig, [TITLE])
     rig.clock.advance(GRACE)
@@ -188,7 +188,7 @@ async def test_an_unavailable_upstream_leaves_the_draft_for_the_next_round(
 async def test_a_bulk_order_partly_recorded_adopts_only_the_titles_without_a_job(
     rig: DeliveryRig,
 ) -> None:
-    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
+    delivery = await rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
     draft = await submit(rig, TITLE, OTHER_TITLE)
     await order_timing_out(rig, [TITLE, OTHER_TITLE])
     # The order dialog recorded the job of the first title before the answers stopped.
@@ -218,7 +218,7 @@ async def test_without_titles_in_the_list_the_articles_made_at_the_submission_ar
     rig: DeliveryRig,
 ) -> None:
     rig.sandbox.state.faults.hidden_article_fields = {"baslik"}
-    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
+    delivery = await rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
     # Ordered long before, outside this bot: not part of the draft.
     await rig.accounts.call(
         rig.user_id, lambda token: rig.api.create(token, title=TITLE, tone=1, size=1)
@@ -241,7 +241,7 @@ async def test_a_list_without_titles_or_times_is_not_taken_for_a_lost_order(
     rig: DeliveryRig,
 ) -> None:
     rig.sandbox.state.faults.hidden_article_fields = {"baslik", "createdAt"}
-    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
+    delivery = await rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
     await rig.accounts.call(
         rig.user_id, lambda token: rig.api.create(token, title=OTHER_TITLE, tone=1, size=1)
     )
@@ -261,7 +261,7 @@ async def test_a_list_without_titles_or_times_is_not_taken_for_a_lost_order(
 async def test_drafts_of_a_platform_not_served_here_are_left_for_later(
     rig: DeliveryRig,
 ) -> None:
-    slack_only = rig.delivery(
+    slack_only = await rig.delivery(
         create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE, platforms=("slack",)
     )
     draft = await submit(rig, TITLE)
@@ -274,14 +274,15 @@ async def test_drafts_of_a_platform_not_served_here_are_left_for_later(
     assert await jobs_of(rig) == []
     assert rig.messenger.calls == []
 
-    await rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE).poll_once()
+    delivery = await rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
+    await delivery.poll_once()
     assert (await draft_of(rig, draft)).step is DraftStep.DONE
 
 
 async def test_an_unexpected_error_while_reconciling_does_not_stop_delivery(
     rig: DeliveryRig, caplog: pytest.LogCaptureFixture
 ) -> None:
-    delivery = rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
+    delivery = await rig.delivery(create_timeout=CREATE_TIMEOUT, reconcile_grace=GRACE)
     job = await rig.order(OTHER_TITLE)
     await submit(rig, TITLE)
     await order_timing_out(rig, [TITLE])

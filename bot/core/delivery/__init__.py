@@ -6,7 +6,7 @@
 - ``leases``: short leases on jobs, renewed while work goes on, fenced on every write;
 - ``outbox``: the chats this process can write to, and what the core posts there.
 
-A job's states (``storage.models.JobStatus``)::
+A job's states (``bot.core.states.JobStatus``)::
 
     PENDING ──finished──▶ FINISHED (content stored) ──parts and file sent──▶ DELIVERED
        │                    │   ▲ a crash or a send error resumes at the first unsent part

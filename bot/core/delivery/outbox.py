@@ -15,9 +15,10 @@ from bot.core.events import ChatAddress
 from bot.core.ports import Messenger, MessengerError
 from bot.core.richtext import Block, paragraph
 from bot.core.screens import Screen
+from bot.core.states import JobStatus
 from bot.core.texts import Texts, texts_for
 from storage import Database, jobs, users
-from storage.models import ChatUser, Job, JobStatus
+from storage.models import ChatUser, Job
 
 __all__ = ["Outbox", "notice"]
 

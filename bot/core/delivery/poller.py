@@ -20,9 +20,10 @@ from bot.core.delivery.outbox import Outbox
 from bot.core.delivery.waits import failure_wait, unreachable_for_good
 from bot.core.errors import NotLoggedIn, SessionExpired
 from bot.core.ports import MessengerError
+from bot.core.states import JobStatus
 from bot.core.upstream import Upstream
 from storage import Database, jobs
-from storage.models import ChatUser, Job, JobStatus
+from storage.models import ChatUser, Job
 
 __all__ = ["MAX_POLL_WAIT", "MISSING_GRACE", "Poller"]
 

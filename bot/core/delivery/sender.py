@@ -23,8 +23,9 @@ from bot.core.delivery.leases import LeaseKeeper, LeaseLost
 from bot.core.delivery.outbox import Outbox
 from bot.core.delivery.waits import failure_wait, unreachable_for_good
 from bot.core.ports import MessengerError
+from bot.core.states import JobStatus
 from storage import Database, jobs
-from storage.models import ChatUser, Job, JobStatus
+from storage.models import ChatUser, Job
 
 __all__ = ["MAX_SEND_FAILURES", "Sender"]
 

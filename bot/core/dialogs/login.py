@@ -9,9 +9,9 @@ from bot.core.errors import LoginThrottled
 from bot.core.events import Command, LoginForm, Text
 from bot.core.money import format_tl
 from bot.core.screens import Screen
+from bot.core.states import Awaiting, JobStatus
 from bot.core.turn import Turn, text_screen
 from storage import drafts, jobs
-from storage.models import Awaiting, JobStatus
 
 __all__ = [
     "email_entered",

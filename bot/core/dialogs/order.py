@@ -30,15 +30,16 @@ from bot.api import (
 )
 from bot.core.actions import Abort, Confirm, PickSize, PickTone
 from bot.core.durations import estimate_seconds
-from bot.core.errors import NotLoggedIn
+from bot.core.errors import DraftClosed, NotLoggedIn
 from bot.core.events import Command, OrderForm, Press, Text
 from bot.core.money import format_tl
 from bot.core.richtext import Block, BulletList, Span, bold, paragraph
 from bot.core.screens import Button, Screen
+from bot.core.states import Awaiting, DraftKind, DraftStep
 from bot.core.texts import Texts
 from bot.core.turn import Turn, text_screen
 from storage import drafts, jobs
-from storage.models import Awaiting, Draft, DraftKind, DraftStep, Job
+from storage.models import Draft, Job
 
 __all__ = [
     "BULK_LIMIT",
@@ -88,7 +89,10 @@ async def _new_draft(turn: Turn, kind: DraftKind) -> Draft:
 
 
 async def _save(turn: Turn, draft: Draft) -> Draft:
-    return await turn.store(lambda s: drafts.save_draft(s, draft=draft))
+    saved = await turn.store(lambda s: drafts.save_draft(s, draft=draft))
+    if saved is None:
+        raise DraftClosed(draft.id)
+    return saved
 
 
 async def start_order(turn: Turn, command: Command) -> None:

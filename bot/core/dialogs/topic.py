@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot.core.events import Command, Text
+from bot.core.states import Awaiting
 from bot.core.turn import Turn
-from storage.models import Awaiting
 
 __all__ = ["start_topic", "topic_entered"]
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.bootstrap import Bot, running_bot
@@ -14,19 +13,10 @@ from bot.core.events import ChatAddress, Command, Event, Origin, Press, Text, Us
 from bot.core.screens import Button, Edit, Effect, Notice, Screen, Send
 from bot.sandbox import RunningSandbox, running_sandbox
 from storage import generate_key
-from tests.fakes import RecordingMessenger
+from tests.fake_upstream import FakeUpstream
+from tests.fakes import ManualClock, RecordingMessenger
 
 PLATFORM = "test"
-
-
-@dataclass
-class MovableClock:
-    """The bot's clock, moved together with the sandbox's."""
-
-    offset: timedelta = timedelta()
-
-    def __call__(self) -> datetime:
-        return datetime.now(UTC) + self.offset
 
 
 @dataclass
@@ -109,17 +99,18 @@ def labels(effects: list[Effect]) -> list[str]:
 @dataclass
 class Harness:
     bot: Bot
-    sandbox: RunningSandbox
+    sandbox: RunningSandbox | None
     messenger: RecordingMessenger
-    clock: MovableClock
+    clock: ManualClock
 
     def chat(self, user: str = "u1", *, private: bool = True, language: str | None = None) -> Chat:
         return Chat(self.bot, user, private, language)
 
     def advance(self, seconds: float) -> None:
-        """Move both clocks: the sandbox's and the bot's."""
-        self.sandbox.state.clock.advance(seconds)
-        self.clock.offset += timedelta(seconds=seconds)
+        """Move both clocks: the sandbox's (if any) and the bot's."""
+        if self.sandbox is not None:
+            self.sandbox.state.clock.advance(seconds)
+        self.clock.advance(seconds)
 
 
 @asynccontextmanager
@@ -134,8 +125,26 @@ async def harness(tmp_path: Path, **settings: object) -> AsyncIterator[Harness]:
             article_api_timeout_seconds=2.0,
             **settings,
         )
-        clock = MovableClock()
+        # It runs on with the sandbox's, and is moved together with it.
+        clock = ManualClock(ticking=True)
         async with running_bot(config, clock=clock) as bot:
             messenger = RecordingMessenger()
             bot.messengers[PLATFORM] = messenger
             yield Harness(bot, sandbox, messenger, clock)
+
+
+@asynccontextmanager
+async def scripted(upstream: FakeUpstream) -> AsyncIterator[Harness]:
+    """A bot on an in-memory database and a scripted upstream: no sandbox, socket or file."""
+    config = load_settings(
+        _env_file=None,
+        # Never dialled: the fake stands in for the client.
+        article_api_url="http://127.0.0.1:9",
+        database_url="sqlite://",
+        token_encryption_key=generate_key(),
+    )
+    clock = ManualClock()
+    async with running_bot(config, clock=clock, api=upstream) as bot:
+        messenger = RecordingMessenger()
+        bot.messengers[PLATFORM] = messenger
+        yield Harness(bot, None, messenger, clock)

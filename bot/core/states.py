@@ -1,0 +1,53 @@
+"""The states the core moves users, drafts and jobs through; storage keeps them in columns.
+
+A leaf module: it imports nothing of the bot, so storage can map these to columns without
+depending on anything else of the core.
+"""
+
+from __future__ import annotations
+
+import enum
+
+__all__ = ["Awaiting", "DraftKind", "DraftStep", "JobStatus"]
+
+
+class Awaiting(enum.StrEnum):
+    """What the bot waits for the user to type next."""
+
+    EMAIL = "email"
+    PASSWORD = "password"  # noqa: S105  (what is awaited, not a secret)
+    TITLE = "title"
+    BULK_TITLES = "bulk_titles"
+    TOPIC = "topic"
+
+
+class DraftKind(enum.StrEnum):
+    """One article, or several with one tone and size."""
+
+    SINGLE = "single"
+    BULK = "bulk"
+
+
+class DraftStep(enum.StrEnum):
+    """Where an order stands; ``READY -> SUBMITTED`` is the one conditional charge step."""
+
+    TITLE = "title"
+    TONE = "tone"
+    SIZE = "size"
+    READY = "ready"
+    SUBMITTED = "submitted"
+    DONE = "done"
+    CANCELLED = "cancelled"
+    FAILED = "failed"
+
+
+class JobStatus(enum.StrEnum):
+    """A created upstream job as the bot tracks it."""
+
+    PENDING = "pending"
+    FINISHED = "finished"
+    FAILED = "failed"
+    DELIVERED = "delivered"
+    EXPIRED = "expired"
+    # Finished, but sending it kept failing; the user was told to open it from the list.
+    UNSENDABLE = "unsendable"

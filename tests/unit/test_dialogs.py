@@ -1,0 +1,141 @@
+"""The dialogs against a scripted upstream: no sandbox, no socket, no database file.
+
+The integration tier (tests/integration/test_dialogs.py) runs the same dialogs against the
+sandbox over loopback; this tier pins what the core asks of the upstream, and when.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from decimal import Decimal
+
+import pytest
+
+from bot.api import ServiceUnavailable
+from bot.core.events import Press
+from bot.core.screens import Delete, Notice
+from tests.dialog_harness import Harness, labels, scripted, texts
+from tests.fake_upstream import EMAIL, PASSWORD, FakeUpstream
+
+TITLE = "Sürdürülebilir tarımın geleceği"
+
+
+@pytest.fixture
+def upstream() -> FakeUpstream:
+    return FakeUpstream(balance=Decimal("100.00"))
+
+
+@pytest.fixture
+async def h(upstream: FakeUpstream) -> AsyncIterator[Harness]:
+    async with scripted(upstream) as running:
+        yield running
+
+
+async def logged_in(h: Harness, user: str = "u1"):
+    chat = h.chat(user)
+    await chat.login(EMAIL, PASSWORD)
+    return chat
+
+
+async def test_login_sends_the_password_once_and_deletes_its_message(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    effects = await h.chat().say(f"/giris {EMAIL} {PASSWORD}")
+
+    assert isinstance(effects[0], Delete)
+    assert [asked.args for asked in upstream.of("login")] == [(EMAIL, PASSWORD)]
+    assert "100,00 TL" in texts(effects)
+
+
+async def test_a_wrong_password_is_refused_without_a_second_try(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    answer = texts(await h.chat().say(f"/giris {EMAIL} Yanlis1234"))
+
+    assert "hatalı" in answer
+    assert len(upstream.of("login")) == 1
+
+
+async def test_balance_asks_the_upstream_once(h: Harness, upstream: FakeUpstream) -> None:
+    chat = await logged_in(h)
+    upstream.script("balance", Decimal("1234.5"))
+
+    assert texts(await chat.say("/bakiye")) == "Bakiyeniz: 1.234,50 TL"
+
+
+async def test_a_confirmed_order_is_charged_once_however_often_it_is_pressed(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    chat = await logged_in(h)
+    await chat.say(f"/yaz {TITLE}")
+    await chat.press("Profesyonel")
+    summary = texts(await chat.press("Orta"))
+    assert "25,00 TL" in summary
+    button, message_id = chat.find("Onayla")
+
+    for _ in range(3):
+        await chat.send(Press(button.data, message_id))
+
+    (created,) = upstream.of("create")
+    assert created.kwargs == {"title": TITLE, "tone": 1, "size": 2}
+    assert upstream.balance_left == Decimal("75.00")
+
+
+async def test_an_order_the_balance_cannot_pay_is_not_sent(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    upstream.balance_left = Decimal("20.00")
+    chat = await logged_in(h)
+    await chat.say(f"/yaz {TITLE}")
+    await chat.press("Profesyonel")
+
+    summary = await chat.press("Çok Uzun")
+
+    assert "Onayla" not in labels(summary)
+    assert upstream.of("create") == []
+
+
+async def test_an_unreachable_service_at_confirm_charges_nothing_and_can_be_retried(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    chat = await logged_in(h)
+    await chat.say(f"/yaz {TITLE}")
+    await chat.press("Profesyonel")
+    await chat.press("Kısa")
+    upstream.script("create", ServiceUnavailable("create: connect failed"))
+
+    first = await chat.press("Onayla")
+    second = await chat.press("Onayla")
+
+    assert texts(first)
+    assert len(upstream.of("create")) == 2, "nothing was charged, so a second try is allowed"
+    assert upstream.balance_left == Decimal("85.00")
+    assert texts(second)
+
+
+async def test_cancel_ends_the_order_before_anything_is_charged(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    chat = await logged_in(h)
+    await chat.say(f"/yaz {TITLE}")
+    await chat.press("Profesyonel")
+    await chat.press("Kısa")
+
+    await chat.say("/iptal")
+    await chat.press("Onayla")
+
+    assert upstream.of("create") == []
+
+
+async def test_another_users_press_changes_nothing(h: Harness, upstream: FakeUpstream) -> None:
+    owner = await logged_in(h, "owner")
+    await owner.say(f"/yaz {TITLE}")
+    await owner.press("Profesyonel")
+    await owner.press("Kısa")
+    button, message_id = owner.find("Onayla")
+    stranger = await logged_in(h, "stranger")
+
+    effects = await stranger.send(Press(button.data, message_id))
+
+    assert any(isinstance(effect, Notice) for effect in effects)
+    assert upstream.of("create") == []
