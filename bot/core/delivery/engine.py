@@ -109,11 +109,6 @@ class Delivery:
         await self.run_round()
         await self._sender.idle()
 
-    async def reconcile(self) -> None:
-        """Adopt or report the orders left submitted without a job, for the platforms led."""
-        await self._lead()
-        await self._reconcile()
-
     def start(self) -> None:
         """Keep the leases in hand alive between rounds (a group's article can take minutes)."""
         if self._heartbeat is None:

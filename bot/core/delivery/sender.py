@@ -38,8 +38,14 @@ _CAPACITY = 200
 MAX_SEND_FAILURES = 5
 # The longest wait before a failed send is tried again.
 _MAX_WAIT = timedelta(minutes=5)
+# How long a stop waits for the messages in flight before it cancels what still waits.
+_STOP_GRACE = 5.0
 
 _ChatKey = tuple[str, str]
+
+
+class _Halted(Exception):
+    """The sender is stopping: the job's next message is left to whoever delivers next."""
 
 
 class Sender:
@@ -66,6 +72,7 @@ class Sender:
         self._platforms: frozenset[str] = frozenset()
         self._refill: asyncio.Task[None] | None = None
         self._claiming = asyncio.Lock()
+        self._halting = False
 
     async def fill(self, platforms: Collection[str]) -> None:
         """Claim the finished jobs of ``platforms`` that are due, and start their chats' workers."""
@@ -107,21 +114,31 @@ class Sender:
             )
 
     async def stop(self) -> None:
-        """Stop every worker now and hand their leases back (at shutdown, or leadership lost)."""
-        tasks = [*self._workers.values(), *((self._refill,) if self._refill else ())]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        self._queues.clear()
-        await self._leases.release(self._leases.held)
+        """Stop every worker after its message in flight, and hand their leases back.
+
+        A worker still waiting after ``_STOP_GRACE`` (for a group's slot, say) is cancelled:
+        it has nothing in flight that a successor could send twice.
+        """
+        self._platforms = frozenset()
+        self._halting = True
+        try:
+            tasks = [*self._workers.values(), *((self._refill,) if self._refill else ())]
+            _, late = await asyncio.wait(tasks, timeout=_STOP_GRACE) if tasks else ((), ())
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
+            self._queues.clear()
+            await self._leases.release(self._leases.held)
+        finally:
+            self._halting = False
 
     async def _work(self, key: _ChatKey) -> None:
         queue = self._queues[key]
         try:
-            while queue:
+            while queue and not self._halting:
                 await self._deliver_one(queue.popleft())
         finally:
-            # No await since the queue was last seen empty: nothing was added meanwhile.
+            # No await since the loop's last look at the queue: nothing was added meanwhile.
             del self._workers[key]
             if not queue:
                 del self._queues[key]
@@ -149,6 +166,9 @@ class Sender:
                 "job %s (%s): lease lost, leaving it to its new owner", job.id, job.request_id
             )
             self._leases.drop(job.id)
+        except _Halted:
+            # Its lease is handed back with the others'; the rest goes out from the next round.
+            log.info("job %s (%s): left for the next round", job.id, job.request_id)
         except MessengerError as err:
             await self._put_back(job, err)
         # The boundary between jobs: one job's bug must not stop every chat's delivery.
@@ -169,14 +189,14 @@ class Sender:
         parts = self._outbox.article_screens(job.platform, article_blocks(job.content, job.title))
         owner = self._leases.owner
         for index in range(job.parts_sent, len(parts)):
-            await self._leases.ensure(job_id)
+            await self._next_message(job_id)
             await messenger.send(chat, parts[index])
             await self._fenced(
                 job_id, partial(jobs.record_part, job_id=job_id, owner=owner, parts_sent=index)
             )
             job.parts_sent = index + 1
         if not job.file_sent:
-            await self._leases.ensure(job_id)
+            await self._next_message(job_id)
             document = article_document(job.title, job.content)
             caption = texts.article_file_caption.format(title=job.title)
             await messenger.send_document(chat, replace(document, caption=caption))
@@ -186,6 +206,12 @@ class Sender:
         job.status, job.delivered_at, job.failures = JobStatus.DELIVERED, self._clock(), 0
         await self._done(job)
         log.info("delivered job %s (%s) in %d parts", job.id, job.request_id, len(parts))
+
+    async def _next_message(self, job_id: int) -> None:
+        """Go on only while not stopping and while the job is still this process's."""
+        if self._halting:
+            raise _Halted(job_id)
+        await self._leases.ensure(job_id)
 
     async def _fenced(self, job_id: int, record: Callable[..., bool]) -> None:
         """Record what was just sent, renewing the lease; a lost lease stops the worker."""
