@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import warnings
 from collections.abc import Callable, Coroutine
 from datetime import timedelta
 from typing import Any
 
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
+from telegram.warnings import PTBDeprecationWarning
 
 from bot.core.pacing import Pacer, Window
 
@@ -42,7 +44,11 @@ def _counted(endpoint: str) -> bool:
 
 
 def _seconds(err: RetryAfter) -> float:
-    wait = err.retry_after
+    # Whole seconds or a timedelta, by an environment switch of python-telegram-bot's that
+    # warns while unset; either way the wait is the same.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        wait = err.retry_after
     return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
 
 
