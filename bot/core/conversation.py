@@ -24,7 +24,6 @@ from bot.core.actions import (
     parse_action,
 )
 from bot.core.dialogs import articles, balance, cancel, help, language, login, order, topic
-from bot.core.dialogs.order import OrderChoices
 from bot.core.errors import DraftClosed, LoginThrottled, NotLoggedIn, SessionExpired
 from bot.core.events import (
     Command,
@@ -37,6 +36,8 @@ from bot.core.events import (
     Unsupported,
     UserKey,
 )
+from bot.core.forms import OrderChoices
+from bot.core.presenter import Presenter, present
 from bot.core.screens import Effect
 from bot.core.states import Awaiting, JobStatus
 from bot.core.texts import LANGUAGES
@@ -59,13 +60,29 @@ class Conversations:
     def __init__(self, services: CoreServices) -> None:
         self.services = services
 
+    async def answer(self, origin: Origin, event: Event, presenter: Presenter) -> None:
+        """Answer one event of one chat user, shown through the adapter's ``presenter``."""
+
+        async def at_once(effect: Effect) -> None:
+            await present(presenter, (effect,))
+
+        turn = await self._turn(origin, event, at_once)
+        await present(presenter, turn.effects)
+        await _then(turn)
+
     async def handle(
         self, origin: Origin, event: Event, *, at_once: AtOnce | None = None
     ) -> list[Effect]:
-        """Answer one event of one chat user; ``at_once`` carries out urgent effects early."""
+        """The effects that answer one event (the caller shows them); ``at_once`` carries out
+        urgent effects early."""
+        turn = await self._turn(origin, event, at_once)
+        await _then(turn)
+        return turn.effects
+
+    async def _turn(self, origin: Origin, event: Event, at_once: AtOnce | None) -> Turn:
         turn = Turn(self.services, origin, await self._user(origin), at_once)
         await _answering(turn, type(event).__name__, _dispatch(turn, event))
-        return turn.effects
+        return turn
 
     async def language(self, origin: Origin) -> str:
         """The language the user is answered in (for what an adapter shows by itself)."""
@@ -112,6 +129,16 @@ class Conversations:
         return await self.services.db.run(
             lambda s: bookkeeping.mark_processed(s, source=source, update_id=update_id)
         )
+
+
+async def _then(turn: Turn) -> None:
+    """Do the work a turn left for after its answer; a failure there is logged, not shown."""
+    for work in turn.later:
+        try:
+            await work()
+        # The answer is out already: what follows it must not turn into an error message.
+        except Exception:
+            log.exception("after answering chat user %s", turn.user_id)
 
 
 async def _answering(turn: Turn, what: str, work: Awaitable[T]) -> T | None:

@@ -7,9 +7,9 @@ from typing import Protocol
 
 from bot.core.article import split_into_screens
 from bot.core.events import ChatAddress
-from bot.core.screens import Delete, Document, Edit, Effect, Notice, Screen, Send, SendDocument
+from bot.core.screens import Document, Notice, Screen
 
-__all__ = ["ChatUnreachable", "Messenger", "MessengerError", "fitted", "perform"]
+__all__ = ["ChatPresenter", "ChatUnreachable", "Messenger", "MessengerError", "fitted"]
 
 
 class MessengerError(Exception):
@@ -52,23 +52,35 @@ def fitted(messenger: Messenger, screen: Screen) -> list[Screen]:
     return [*parts[:-1], last]
 
 
-async def perform(messenger: Messenger, chat: ChatAddress, effects: list[Effect]) -> list[Notice]:
-    """Carry out the effects in order; notices are returned, since a toast needs the press."""
-    notices: list[Notice] = []
-    for effect in effects:
-        match effect:
-            case Send(screen):
-                for part in fitted(messenger, screen):
-                    await messenger.send(chat, part)
-            case Edit(message_id, screen):
-                first, *rest = fitted(messenger, screen)
-                await messenger.edit(chat, message_id, first)
-                for part in rest:
-                    await messenger.send(chat, part)
-            case Delete(message_id):
-                await messenger.delete(chat, message_id)
-            case SendDocument(document):
-                await messenger.send_document(chat, document)
-            case Notice():
-                notices.append(effect)
-    return notices
+class ChatPresenter:
+    """Shows an answer as messages in the chat it came from; notices are kept for the adapter,
+    since a toast needs the press it answers."""
+
+    def __init__(self, messenger: Messenger, chat: ChatAddress) -> None:
+        self._messenger = messenger
+        self._chat = chat
+        self.notices: list[Notice] = []
+
+    async def send(self, screen: Screen) -> None:
+        """Post the screen, in parts where it does not fit."""
+        for part in fitted(self._messenger, screen):
+            await self._messenger.send(self._chat, part)
+
+    async def edit(self, message_id: str, screen: Screen) -> None:
+        """Edit the message into the screen's first part, and post the rest after it."""
+        first, *rest = fitted(self._messenger, screen)
+        await self._messenger.edit(self._chat, message_id, first)
+        for part in rest:
+            await self._messenger.send(self._chat, part)
+
+    async def delete(self, message_id: str) -> None:
+        """Delete the user's message."""
+        await self._messenger.delete(self._chat, message_id)
+
+    async def send_document(self, document: Document) -> None:
+        """Post the file in the chat."""
+        await self._messenger.send_document(self._chat, document)
+
+    async def notice(self, text: str) -> None:
+        """Keep the notice for the adapter."""
+        self.notices.append(Notice(text))

@@ -70,6 +70,8 @@ class Turn:
         self.texts: Texts = texts_for(language_of(user, origin, services.default_language))
         self.effects: list[Effect] = []
         self.at_once = at_once
+        # Work that must wait until the answer is shown (the progress line of a new order).
+        self.later: list[Callable[[], Awaitable[None]]] = []
         # The input a command interrupted, so /iptal can tell whether it cancelled anything.
         self.interrupted: Awaiting | None = None
 
@@ -89,6 +91,10 @@ class Turn:
     def notice(self, text: str) -> None:
         """A short notice for a button press."""
         self.effects.append(Notice(text))
+
+    def afterwards(self, work: Callable[[], Awaitable[None]]) -> None:
+        """Do ``work`` once the answer has been shown."""
+        self.later.append(work)
 
     async def delete(self, message_id: str | None) -> None:
         """Delete one of the user's messages (a password): at once where the adapter can."""

@@ -6,7 +6,7 @@ import asyncio
 
 from bot.core.conversation import Conversations
 from bot.core.events import ChatAddress, Command, Event, Origin, Press, Text, UserKey
-from bot.core.screens import Delete, Edit, Effect, Notice, Send, SendDocument
+from bot.core.screens import Document, Screen
 from bot.shell.choices import Choices
 from bot.shell.lines import LineSource
 from bot.shell.messenger import ShellMessenger
@@ -72,23 +72,29 @@ class ShellChat:
         """Answer one event and show every effect before the next line is read."""
         self._secret = False
         with self._messenger.holding():
-            effects = await self._conversations.handle(self._origin, event)
-            for effect in effects:
-                await self._show(effect)
+            await self._conversations.answer(self._origin, event, self)
 
-    async def _show(self, effect: Effect) -> None:
-        match effect:
-            case Send(screen) | Edit(_, screen):
-                message_id = self._messenger.show(screen)
-                self._last_message_id = message_id
-                self._choices = Choices.of(screen, message_id)
-                self._secret = screen.secret_input
-            case SendDocument(document):
-                await self._messenger.send_document(_CHAT, document)
-            case Notice(text):
-                self._messenger.notice(text)
-            case Delete():
-                pass
+    async def send(self, screen: Screen) -> None:
+        """Print the screen; its buttons become the choices of the next line."""
+        message_id = self._messenger.show(screen)
+        self._last_message_id = message_id
+        self._choices = Choices.of(screen, message_id)
+        self._secret = screen.secret_input
+
+    async def edit(self, message_id: str, screen: Screen) -> None:
+        """Print the new screen below: a terminal cannot change what it printed."""
+        await self.send(screen)
+
+    async def delete(self, message_id: str) -> None:
+        """Nothing to delete: a password typed here was never echoed."""
+
+    async def send_document(self, document: Document) -> None:
+        """Save the file and say where."""
+        await self._messenger.send_document(_CHAT, document)
+
+    async def notice(self, text: str) -> None:
+        """Print the notice."""
+        self._messenger.notice(text)
 
     async def _drain(self, patience: float) -> None:
         try:

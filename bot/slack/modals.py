@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.dialogs.order import TITLE_MAX, TITLE_MIN, OrderChoices
+from bot.core.forms import TITLE_MAX, TITLE_MIN, OrderChoices
 from bot.core.richtext import paragraph
 from bot.core.screens import Screen
 from bot.slack import render

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 
 from slack_bolt.context.respond.async_respond import AsyncRespond
@@ -10,7 +9,7 @@ from slack_bolt.context.respond.async_respond import AsyncRespond
 from bot.core.events import ChatAddress
 from bot.core.ports import MessengerError
 from bot.core.richtext import paragraph
-from bot.core.screens import Delete, Edit, Effect, Notice, Screen, Send, SendDocument
+from bot.core.screens import Document, Screen
 from bot.slack import render
 from bot.slack.messenger import SlackMessenger
 
@@ -20,8 +19,8 @@ _OK = 200
 
 
 class Replies:
-    """Carries out effects through the request's response URL: ephemeral, even where the bot
-    is no member; the pressed message is replaced in place, files go to the user's DM."""
+    """Shows the core's answer through the request's response URL: ephemeral, even where the
+    bot is no member; the pressed message is replaced in place, files go to the user's DM."""
 
     def __init__(
         self,
@@ -36,24 +35,29 @@ class Replies:
         self._chat = chat
         self._pressed = pressed
 
-    async def perform(self, effects: Sequence[Effect]) -> None:
-        """Carry out the effects in order."""
-        for effect in effects:
-            match effect:
-                case Send(screen):
-                    await self.show(screen)
-                case Edit(message_id, screen) if message_id == self._pressed:
-                    await self.show(screen, replace_original=True)
-                case Edit(message_id, screen):
-                    await self._messenger.edit(self._chat, message_id, screen)
-                case Delete(message_id):
-                    await self._messenger.delete(self._chat, message_id)
-                case SendDocument(document):
-                    # A file cannot be ephemeral; the user's DM keeps it private.
-                    direct = replace(self._chat, chat_id=self._chat.user_id or self._chat.chat_id)
-                    await self._messenger.send_document(direct, document)
-                case Notice(text):
-                    await self.show(Screen((paragraph(text),)))
+    async def send(self, screen: Screen) -> None:
+        """Show a new ephemeral message."""
+        await self.show(screen)
+
+    async def edit(self, message_id: str, screen: Screen) -> None:
+        """Replace the pressed message in place; any other through the Web API."""
+        if message_id == self._pressed:
+            await self.show(screen, replace_original=True)
+        else:
+            await self._messenger.edit(self._chat, message_id, screen)
+
+    async def delete(self, message_id: str) -> None:
+        """Delete a message of the user's."""
+        await self._messenger.delete(self._chat, message_id)
+
+    async def send_document(self, document: Document) -> None:
+        """Post the file in the user's DM: a file cannot be ephemeral, and the DM is private."""
+        direct = replace(self._chat, chat_id=self._chat.user_id or self._chat.chat_id)
+        await self._messenger.send_document(direct, document)
+
+    async def notice(self, text: str) -> None:
+        """Show the notice as an ephemeral message."""
+        await self.show(Screen((paragraph(text),)))
 
     async def show(self, screen: Screen, *, replace_original: bool = False) -> None:
         """Show a screen to the user alone, as a new message or in place of the pressed one."""

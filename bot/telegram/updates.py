@@ -6,9 +6,9 @@ from telegram import Message, Update
 from telegram.constants import ChatType
 
 from bot.core.events import ChatAddress, Command, Event, Origin, UserKey
-from bot.core.ports import perform
+from bot.core.ports import ChatPresenter
 from bot.core.richtext import paragraph
-from bot.core.screens import Effect, Notice, Screen
+from bot.core.screens import Notice, Screen
 from bot.telegram.context import BotContext
 from bot.telegram.messenger import PLATFORM
 
@@ -48,13 +48,9 @@ async def answer(update: Update, context: BotContext, event: Event) -> list[Noti
     origin = origin_of(update)
     if origin is None:
         return []
-    messenger, chat = context.messenger, origin.chat
-
-    async def at_once(effect: Effect) -> None:
-        await perform(messenger, chat, [effect])
-
-    effects = await context.conversations.handle(origin, event, at_once=at_once)
-    return await perform(messenger, chat, effects)
+    presenter = ChatPresenter(context.messenger, origin.chat)
+    await context.conversations.answer(origin, event, presenter)
+    return presenter.notices
 
 
 async def post_notices(update: Update, context: BotContext, notices: list[Notice]) -> None:

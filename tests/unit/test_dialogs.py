@@ -13,7 +13,9 @@ import pytest
 
 from bot.api import ServiceUnavailable
 from bot.core.events import Press
+from bot.core.ports import ChatPresenter
 from bot.core.screens import Delete, Notice
+from bot.core.texts import texts_for
 from tests.dialog_harness import Harness, labels, scripted, texts
 from tests.fake_upstream import EMAIL, PASSWORD, FakeUpstream
 
@@ -139,3 +141,22 @@ async def test_another_users_press_changes_nothing(h: Harness, upstream: FakeUps
 
     assert any(isinstance(effect, Notice) for effect in effects)
     assert upstream.of("create") == []
+
+
+async def test_an_orders_progress_line_comes_after_the_answer_that_placed_it(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    chat = await logged_in(h)
+    await chat.say(f"/yaz {TITLE}")
+    await chat.press("Profesyonel")
+    await chat.press("Kısa")
+    button, message_id = chat.find("Onayla")
+
+    shown = ChatPresenter(h.messenger, chat.origin.chat)
+    await h.bot.conversations.answer(chat.origin, Press(button.data, message_id), shown)
+
+    placed, progress = h.messenger.calls
+    assert (placed.kind, placed.message_id) == ("edit", message_id)
+    assert TITLE in placed.text
+    assert progress.kind == "send"
+    assert progress.text == texts_for("tr").progress_unknown.format(title=TITLE)

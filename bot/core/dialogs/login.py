@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
-
 from bot.api import LoginInvalid, LoginRejected
 from bot.core.errors import LoginThrottled
 from bot.core.events import Command, LoginForm, Text
+from bot.core.forms import looks_like_email
 from bot.core.money import format_tl
 from bot.core.screens import Screen
 from bot.core.states import Awaiting, JobStatus
@@ -22,15 +21,8 @@ __all__ = [
     "start_login",
 ]
 
+
 # The service validates the format itself; this only catches what is surely not an address.
-_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
-
-
-def looks_like_email(text: str) -> bool:
-    """Whether the text could be an e-mail address (the service checks the rest)."""
-    return len(text) <= 254 and _EMAIL.fullmatch(text) is not None
-
-
 async def start_login(turn: Turn, command: Command) -> None:
     """Ask for the e-mail (or take e-mail and password from the command) in a private chat."""
     email, _, password = command.args.strip().partition(" ")

@@ -1,51 +1,37 @@
-"""/yaz and /toplu: title(s), tone, size, a summary with the balance, and the once-only purchase.
+"""/yaz and /toplu: title(s), tone, size, a summary with the balance, then the purchase.
 
-A draft moves TITLE -> TONE -> SIZE -> READY; the purchase is the single
-conditional move READY -> SUBMITTED, so a double tap or a replayed update
-never charges twice. See order.mmd beside this file.
+A draft moves TITLE -> TONE -> SIZE -> READY; ``Onayla`` hands it to ``bot.core.purchase``,
+the one place that charges (READY -> SUBMITTED, once). See order.mmd beside this file.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import timedelta
 from decimal import Decimal
 from functools import partial
 
 from sqlmodel import Session
 
 from bot.api import (
-    ArticleApiError,
-    CreatedJob,
-    InsufficientBalance,
-    OperationMissing,
-    OutcomeUnknown,
-    RateLimited,
-    RequestRejected,
     Size,
-    TokenRejected,
     Tone,
-    UnexpectedResponse,
 )
+from bot.core import purchase
 from bot.core.actions import Abort, Confirm, PickSize, PickTone
-from bot.core.durations import estimate_seconds
-from bot.core.errors import DraftClosed, NotLoggedIn
+from bot.core.errors import DraftClosed
 from bot.core.events import Command, OrderForm, Press, Text
+from bot.core.forms import OrderChoices, title_problem
 from bot.core.money import format_tl
 from bot.core.richtext import Block, BulletList, Span, bold, paragraph
 from bot.core.screens import Button, Screen
 from bot.core.states import Awaiting, DraftKind, DraftStep
 from bot.core.texts import Texts
 from bot.core.turn import Turn, text_screen
-from storage import drafts, jobs
-from storage.models import Draft, Job
+from storage import drafts
+from storage.models import Draft
 
 __all__ = [
     "BULK_LIMIT",
-    "TITLE_MAX",
-    "TITLE_MIN",
-    "OrderChoices",
     "bulk_titles_entered",
     "choices",
     "confirmed",
@@ -58,22 +44,9 @@ __all__ = [
     "tone_picked",
 ]
 
-TITLE_MIN, TITLE_MAX = 10, 255
 BULK_LIMIT = 20
-# What can go wrong while placing an order; each is settled by _order_failed.
-_Failure = ArticleApiError | NotLoggedIn
-_FAILURES = (ArticleApiError, NotLoggedIn)
 _OPEN_STEPS = frozenset(drafts.OPEN_STEPS)
 _PLACED_STEPS = frozenset({DraftStep.SUBMITTED, DraftStep.DONE})
-
-
-def title_problem(texts: Texts, title: str) -> str | None:
-    """Why the upstream would refuse this title, or None when it is fine."""
-    if len(title) < TITLE_MIN:
-        return texts.title_too_short.format(length=len(title))
-    if len(title) > TITLE_MAX:
-        return texts.title_too_long.format(length=len(title))
-    return None
 
 
 async def _new_draft(turn: Turn, kind: DraftKind) -> Draft:
@@ -187,14 +160,6 @@ async def form_submitted(turn: Turn, form: OrderForm) -> None:
     draft = await _new_draft(turn, DraftKind.SINGLE)
     draft.title, draft.tone = title, tone.id
     await _show_summary(turn, draft, tone, size, message_id=None)
-
-
-@dataclass(frozen=True, slots=True)
-class OrderChoices:
-    """What an order form offers: tone ids with names, size ids with word count and cost."""
-
-    tones: tuple[tuple[int, str], ...]
-    sizes: tuple[tuple[int, str], ...]
 
 
 async def choices(turn: Turn) -> OrderChoices:
@@ -348,164 +313,17 @@ async def order_aborted(turn: Turn, action: Abort, press: Press) -> None:
 
 
 async def confirmed(turn: Turn, action: Confirm, press: Press) -> None:
-    """Submit the draft exactly once and place the order(s) upstream."""
-    now = turn.services.clock()
-    draft = await turn.store(
-        lambda s: drafts.claim_for_submission(
-            s, draft_id=action.draft_id, user_id=turn.user_id, now=now
-        )
-    )
+    """Submit the draft exactly once, place the order(s), and say how it went."""
+    draft = await purchase.submit(turn, action.draft_id)
     if draft is None:
         # Someone else's, already placed, or stale: the same checks say which.
         await _pressed_draft(
             turn, action.draft_id, frozenset(), once_placed=turn.texts.order_already_handled
         )
         return
-    if draft.kind is DraftKind.BULK:
-        await _place_bulk(turn, draft, press)
-    else:
-        await _place_single(turn, draft, press)
-
-
-async def _place_single(turn: Turn, draft: Draft, press: Press) -> None:
-    api = turn.services.api
-    title, tone, size = draft.title or "", draft.tone or 0, draft.size or 0
-    try:
-        created = await turn.upstream(partial(api.create, title=title, tone=tone, size=size))
-    except _FAILURES as err:
-        await _order_failed(turn, draft, press, err)
-        return
-    recorded = await _record_jobs(turn, draft, [(title, created)])
-    cost = format_tl(created.cost if created.cost is not None else draft.cost or Decimal(0))
-    if created.estimated_time:
-        text = turn.texts.order_placed_estimate.format(
-            title=title, estimate=created.estimated_time, cost=cost
-        )
-    else:
-        text = turn.texts.order_placed.format(title=title, cost=cost)
-    turn.replace(press.message_id, text_screen(text))
-    await turn.services.outbox.announce(recorded[0])
-
-
-async def _place_bulk(turn: Turn, draft: Draft, press: Press) -> None:
-    api = turn.services.api
-    titles = draft.titles or []
-    items = [(title, draft.tone or 0, draft.size or 0) for title in titles]
-    failure: _Failure | None = None
-    try:
-        created = await turn.upstream(lambda token: api.bulk_create(token, items))
-        placed = list(zip(titles, created, strict=False))
-        if len(created) != len(titles):
-            # The answer does not account for every title; the reconciler looks for the rest.
-            failure = OutcomeUnknown(f"bulk create answered {len(created)} of {len(titles)} jobs")
-    except OperationMissing:
-        # The bulk path is a guess; without it, the same order goes out one article at a time.
-        placed, failure = await _place_one_by_one(turn, items)
-    except _FAILURES as err:
-        await _order_failed(turn, draft, press, err)
-        return
-    if not placed and failure is not None:
-        await _order_failed(turn, draft, press, failure)
-        return
-    # Titles whose outcome is unknown keep the draft submitted, for the reconciler to find.
-    settled = failure is None or not _ambiguous(failure)
-    recorded = await _record_jobs(turn, draft, placed, settled=settled)
-    total = sum((c.cost or Decimal(0) for _, c in placed), Decimal(0))
-    if failure is None:
-        text = turn.texts.bulk_placed.format(count=len(placed), cost=format_tl(total))
-    else:
-        text = turn.texts.bulk_partly_placed.format(
-            count=len(placed),
-            total=len(items),
-            cost=format_tl(total),
-            reason=_reason(turn, failure),
-        )
-    turn.replace(press.message_id, text_screen(text))
-    for job in recorded:
-        await turn.services.outbox.announce(job)
-
-
-async def _place_one_by_one(
-    turn: Turn, items: Sequence[tuple[str, int, int]]
-) -> tuple[list[tuple[str, CreatedJob]], _Failure | None]:
-    api = turn.services.api
-    placed: list[tuple[str, CreatedJob]] = []
-    for title, tone, size in items:
-        try:
-            created = await turn.upstream(partial(api.create, title=title, tone=tone, size=size))
-        except _FAILURES as err:
-            return placed, err
-        placed.append((title, created))
-    return placed, None
-
-
-async def _record_jobs(
-    turn: Turn, draft: Draft, placed: Sequence[tuple[str, CreatedJob]], *, settled: bool = True
-) -> list[Job]:
-    now = turn.services.clock()
-    chat = turn.origin.chat
-
-    def record(session: Session) -> list[Job]:
-        rows = []
-        for title, created in placed:
-            wait = estimate_seconds(created.estimated_time) or 0.0
-            job = jobs.draft_job(
-                draft,
-                platform=chat.platform,
-                request_id=created.request_id,
-                title=title,
-                cost=created.cost,
-                next_poll_at=now + timedelta(seconds=wait),
-                created_at=now,
-            )
-            rows.append(jobs.add_job(session, job=job))
-        if settled:
-            drafts.close_draft(session, draft_id=draft.id, step=DraftStep.DONE)
-        return rows
-
-    return await turn.store(record)
-
-
-def _ambiguous(err: _Failure) -> bool:
-    """Whether the failed call may still have been charged."""
-    return isinstance(err, OutcomeUnknown | UnexpectedResponse)
-
-
-def _reason(turn: Turn, err: _Failure) -> str:
-    texts = turn.texts
-    if _ambiguous(err):
-        return texts.order_outcome_unknown
-    match err:
-        case InsufficientBalance(required=required, current=current) if (
-            required and current is not None
-        ):
-            return texts.order_insufficient.format(
-                required=format_tl(required), current=format_tl(current)
-            )
-        case RequestRejected():
-            return texts.order_rejected.format(reason=str(err))
-        case RateLimited():
-            return texts.service_busy
-        case _:
-            return texts.service_down
-
-
-async def _order_failed(turn: Turn, draft: Draft, press: Press, err: _Failure) -> None:
-    """Settle the draft after a failed create: being reconciled, refused, or free to retry."""
-    texts = turn.texts
-    if _ambiguous(err):
-        # It may have been charged: the reconciler finds the job or reports the order lost.
-        turn.replace(press.message_id, text_screen(texts.order_outcome_unknown))
-        return
-    if isinstance(err, RequestRejected) and not isinstance(err, TokenRejected):
-        await turn.store(lambda s: drafts.close_draft(s, draft_id=draft.id, step=DraftStep.FAILED))
-        turn.replace(press.message_id, text_screen(_reason(turn, err)))
-        return
-    # Nothing was charged: the same draft can be confirmed again.
-    await turn.store(lambda s: drafts.release_submission(s, draft_id=draft.id))
-    if isinstance(err, NotLoggedIn | TokenRejected):
-        raise err
-    message = texts.service_busy if isinstance(err, RateLimited) else texts.order_not_charged_retry
-    turn.replace(
-        press.message_id, Screen(text_screen(message).blocks, (_purchase_row(texts, draft),))
-    )
+    placed = await purchase.place(turn, draft)
+    buttons = (_purchase_row(turn.texts, draft),) if placed.retry else ()
+    turn.replace(press.message_id, Screen(text_screen(placed.text).blocks, buttons))
+    for job in placed.jobs:
+        # After the answer above is shown, so the progress line comes below it.
+        turn.afterwards(partial(turn.services.outbox.announce, job))

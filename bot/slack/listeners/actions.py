@@ -36,8 +36,8 @@ async def press(
     ts = container.get("message_ts")
     pressed = message_id(channel, str(ts)) if ts else None
     origin = interaction_origin(body, channel)
-    effects = await deps.conversations.handle(origin, Press(str(action.get("value", "")), pressed))
-    await Replies(respond, deps.messenger, origin.chat, pressed=pressed).perform(effects)
+    replies = Replies(respond, deps.messenger, origin.chat, pressed=pressed)
+    await deps.conversations.answer(origin, Press(str(action.get("value", "")), pressed), replies)
 
 
 def register(app: AsyncApp) -> None:

@@ -10,8 +10,9 @@ from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncRespond
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.core.dialogs.order import OrderChoices
 from bot.core.events import Command, Origin
+from bot.core.forms import OrderChoices
+from bot.core.presenter import present
 from bot.core.screens import Effect, Screen, Send
 from bot.slack.context import SlackDeps, deps_of
 from bot.slack.modals import ModalOrigin, loading_view, login_view, order_view, screen_view
@@ -47,8 +48,7 @@ def _modal_origin(command: dict[str, Any]) -> ModalOrigin:
 
 
 async def _answer(deps: SlackDeps, where: Origin, respond: AsyncRespond, event: Command) -> None:
-    effects = await deps.conversations.handle(where, event)
-    await Replies(respond, deps.messenger, where.chat).perform(effects)
+    await deps.conversations.answer(where, event, Replies(respond, deps.messenger, where.chat))
 
 
 async def run_command(
@@ -93,7 +93,7 @@ async def order(
     form = choosing.result()
     if isinstance(form, list):
         # Not the form but the core's answer, e.g. the need to log in first.
-        await Replies(respond, deps.messenger, where.chat).perform(form)
+        await present(Replies(respond, deps.messenger, where.chat), form)
         return
     _, texts = await deps.speaking_to(where)
     await client.views_open(

@@ -8,7 +8,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 
 from bot.core.events import Event, Text, Unsupported
-from bot.core.ports import perform
+from bot.core.ports import ChatPresenter
 from bot.core.richtext import paragraph
 from bot.core.screens import Screen
 from bot.slack.context import deps_of
@@ -47,8 +47,10 @@ async def message(event: dict[str, Any], body: dict[str, Any], context: AsyncBol
         user_id=str(event["user"]),
         channel_id=str(event["channel"]),
     )
-    effects = await deps.conversations.handle(sender, happened)
-    for notice in await perform(deps.messenger, sender.chat, effects):
+    presenter = ChatPresenter(deps.messenger, sender.chat)
+    await deps.conversations.answer(sender, happened, presenter)
+    for notice in presenter.notices:
+        # A DM has no press to answer with a toast.
         await deps.messenger.send(sender.chat, Screen((paragraph(notice.text),)))
 
 

@@ -8,9 +8,8 @@ from slack_bolt.async_app import AsyncAck, AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.context.respond.async_respond import AsyncRespond
 
-from bot.core.dialogs.login import looks_like_email
-from bot.core.dialogs.order import title_problem
 from bot.core.events import LoginForm, OrderForm
+from bot.core.forms import looks_like_email, title_problem
 from bot.slack.context import SlackDeps, deps_of
 from bot.slack.modals import (
     EMAIL,
@@ -36,9 +35,8 @@ async def _answer(
     """Let the core answer, shown in the channel of the command that opened the modal."""
     where = ModalOrigin.of(view)
     asker = interaction_origin(body, where.channel_id)
-    effects = await deps.conversations.handle(asker, event)
     respond = AsyncRespond(response_url=where.response_url)
-    await Replies(respond, deps.messenger, asker.chat).perform(effects)
+    await deps.conversations.answer(asker, event, Replies(respond, deps.messenger, asker.chat))
 
 
 async def login_submitted(

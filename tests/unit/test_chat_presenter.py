@@ -1,9 +1,10 @@
-"""Carrying out the core's answer: a screen too long for the platform goes out in parts."""
+"""Showing the core's answer in a chat: a screen too long for the platform goes out in parts."""
 
 from __future__ import annotations
 
 from bot.core.events import ChatAddress
-from bot.core.ports import perform
+from bot.core.ports import ChatPresenter
+from bot.core.presenter import present
 from bot.core.richtext import paragraph
 from bot.core.screens import Button, Edit, Notice, Screen, Send
 from tests.fakes import RecordingMessenger
@@ -18,7 +19,8 @@ LONG = Screen(
 
 async def test_a_screen_that_does_not_fit_is_sent_in_parts_with_the_buttons_last() -> None:
     messenger = RecordingMessenger(limit=100)
-    notices = await perform(messenger, CHAT, [Send(LONG), Notice("tamam")])
+    presenter = ChatPresenter(messenger, CHAT)
+    await present(presenter, [Send(LONG), Notice("tamam")])
     screens = [call.screen for call in messenger.sent]
     assert len(screens) > 1
     assert all(screen is not None and len(screen.text) <= 100 for screen in screens)
@@ -28,17 +30,17 @@ async def test_a_screen_that_does_not_fit_is_sent_in_parts_with_the_buttons_last
     assert [b for screen in screens if screen for b in screen.blocks] == list(LONG.blocks)
     assert screens[-1] is not None
     assert screens[-1].secret_input
-    assert notices == [Notice("tamam")]
+    assert presenter.notices == [Notice("tamam")]
 
 
 async def test_an_edit_that_does_not_fit_edits_the_first_part_and_sends_the_rest() -> None:
     messenger = RecordingMessenger(limit=100)
-    await perform(messenger, CHAT, [Edit("7", LONG)])
+    await present(ChatPresenter(messenger, CHAT), [Edit("7", LONG)])
     assert messenger.calls[0].kind == "edit"
     assert {call.kind for call in messenger.calls[1:]} == {"send"}
 
 
 async def test_a_screen_that_fits_is_one_message() -> None:
     messenger = RecordingMessenger()
-    await perform(messenger, CHAT, [Send(LONG)])
+    await present(ChatPresenter(messenger, CHAT), [Send(LONG)])
     assert [call.screen for call in messenger.sent] == [LONG]

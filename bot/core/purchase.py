@@ -1,0 +1,207 @@
+"""The purchase: the one place that charges.
+
+A ready draft is submitted by one conditional move, READY -> SUBMITTED, so a double tap, a
+replayed update or a second replica never charges twice. The submitted draft is then placed
+upstream, one article or several, and each created job is recorded at once. A create that
+failed is settled by what its failure means:
+
+- nothing was charged (the service was not reached, or asked us to slow down): the draft
+  goes back to READY and the same ``Onayla`` may be pressed again;
+- the service refused it (a 4xx it explains): the draft is closed as failed;
+- it may have been charged (no answer, or one that cannot be read): the draft stays
+  submitted, and reconciliation finds its jobs in the user's list, or reports it lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from decimal import Decimal
+from functools import partial
+
+from sqlmodel import Session
+
+from bot.api import (
+    ArticleApiError,
+    CreatedJob,
+    InsufficientBalance,
+    OperationMissing,
+    OutcomeUnknown,
+    RateLimited,
+    RequestRejected,
+    TokenRejected,
+    UnexpectedResponse,
+)
+from bot.core.durations import estimate_seconds
+from bot.core.errors import NotLoggedIn
+from bot.core.money import format_tl
+from bot.core.states import DraftKind, DraftStep
+from bot.core.turn import Turn
+from storage import drafts, jobs
+from storage.models import Draft, Job
+
+__all__ = ["Placed", "place", "submit"]
+
+# What can go wrong while placing an order; each is settled by _settle_failure.
+_Failure = ArticleApiError | NotLoggedIn
+_FAILURES = (ArticleApiError, NotLoggedIn)
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """How placing a draft went: what to tell the user, whether ``Onayla`` may be pressed
+    again (nothing was charged), and the jobs created."""
+
+    text: str
+    retry: bool = False
+    jobs: list[Job] = field(default_factory=list)
+
+
+async def submit(turn: Turn, draft_id: str) -> Draft | None:
+    """Move the user's ready draft to SUBMITTED; None if it is not theirs, not ready, or gone."""
+    now = turn.services.clock()
+    return await turn.store(
+        lambda s: drafts.claim_for_submission(s, draft_id=draft_id, user_id=turn.user_id, now=now)
+    )
+
+
+async def place(turn: Turn, draft: Draft) -> Placed:
+    """Order a submitted draft's article(s) upstream and record their jobs."""
+    if draft.kind is DraftKind.BULK:
+        return await _place_bulk(turn, draft)
+    return await _place_single(turn, draft)
+
+
+async def _place_single(turn: Turn, draft: Draft) -> Placed:
+    api = turn.services.api
+    title, tone, size = draft.title or "", draft.tone or 0, draft.size or 0
+    try:
+        created = await turn.upstream(partial(api.create, title=title, tone=tone, size=size))
+    except _FAILURES as err:
+        return await _settle_failure(turn, draft, err)
+    recorded = await _record_jobs(turn, draft, [(title, created)])
+    cost = format_tl(created.cost if created.cost is not None else draft.cost or Decimal(0))
+    if created.estimated_time:
+        text = turn.texts.order_placed_estimate.format(
+            title=title, estimate=created.estimated_time, cost=cost
+        )
+    else:
+        text = turn.texts.order_placed.format(title=title, cost=cost)
+    return Placed(text, jobs=recorded)
+
+
+async def _place_bulk(turn: Turn, draft: Draft) -> Placed:
+    api = turn.services.api
+    titles = draft.titles or []
+    items = [(title, draft.tone or 0, draft.size or 0) for title in titles]
+    failure: _Failure | None = None
+    try:
+        created = await turn.upstream(lambda token: api.bulk_create(token, items))
+        placed = list(zip(titles, created, strict=False))
+        if len(created) != len(titles):
+            # The answer does not account for every title; the reconciler looks for the rest.
+            failure = OutcomeUnknown(f"bulk create answered {len(created)} of {len(titles)} jobs")
+    except OperationMissing:
+        # The bulk path is a guess; without it, the same order goes out one article at a time.
+        placed, failure = await _place_one_by_one(turn, items)
+    except _FAILURES as err:
+        return await _settle_failure(turn, draft, err)
+    if not placed and failure is not None:
+        return await _settle_failure(turn, draft, failure)
+    # Titles whose outcome is unknown keep the draft submitted, for the reconciler to find.
+    settled = failure is None or not _ambiguous(failure)
+    recorded = await _record_jobs(turn, draft, placed, settled=settled)
+    total = sum((c.cost or Decimal(0) for _, c in placed), Decimal(0))
+    if failure is None:
+        text = turn.texts.bulk_placed.format(count=len(placed), cost=format_tl(total))
+    else:
+        text = turn.texts.bulk_partly_placed.format(
+            count=len(placed),
+            total=len(items),
+            cost=format_tl(total),
+            reason=_reason(turn, failure),
+        )
+    return Placed(text, jobs=recorded)
+
+
+async def _place_one_by_one(
+    turn: Turn, items: Sequence[tuple[str, int, int]]
+) -> tuple[list[tuple[str, CreatedJob]], _Failure | None]:
+    api = turn.services.api
+    placed: list[tuple[str, CreatedJob]] = []
+    for title, tone, size in items:
+        try:
+            created = await turn.upstream(partial(api.create, title=title, tone=tone, size=size))
+        except _FAILURES as err:
+            return placed, err
+        placed.append((title, created))
+    return placed, None
+
+
+async def _record_jobs(
+    turn: Turn, draft: Draft, placed: Sequence[tuple[str, CreatedJob]], *, settled: bool = True
+) -> list[Job]:
+    now = turn.services.clock()
+    chat = turn.origin.chat
+
+    def record(session: Session) -> list[Job]:
+        rows = []
+        for title, created in placed:
+            wait = estimate_seconds(created.estimated_time) or 0.0
+            job = jobs.draft_job(
+                draft,
+                platform=chat.platform,
+                request_id=created.request_id,
+                title=title,
+                cost=created.cost,
+                next_poll_at=now + timedelta(seconds=wait),
+                created_at=now,
+            )
+            rows.append(jobs.add_job(session, job=job))
+        if settled:
+            drafts.close_draft(session, draft_id=draft.id, step=DraftStep.DONE)
+        return rows
+
+    return await turn.store(record)
+
+
+def _ambiguous(err: _Failure) -> bool:
+    """Whether the failed call may still have been charged."""
+    return isinstance(err, OutcomeUnknown | UnexpectedResponse)
+
+
+def _reason(turn: Turn, err: _Failure) -> str:
+    texts = turn.texts
+    if _ambiguous(err):
+        return texts.order_outcome_unknown
+    match err:
+        case InsufficientBalance(required=required, current=current) if (
+            required and current is not None
+        ):
+            return texts.order_insufficient.format(
+                required=format_tl(required), current=format_tl(current)
+            )
+        case RequestRejected():
+            return texts.order_rejected.format(reason=str(err))
+        case RateLimited():
+            return texts.service_busy
+        case _:
+            return texts.service_down
+
+
+async def _settle_failure(turn: Turn, draft: Draft, err: _Failure) -> Placed:
+    """Settle the draft after a failed create: being reconciled, refused, or free to retry."""
+    texts = turn.texts
+    if _ambiguous(err):
+        # It may have been charged: the reconciler finds the job or reports the order lost.
+        return Placed(texts.order_outcome_unknown)
+    if isinstance(err, RequestRejected) and not isinstance(err, TokenRejected):
+        await turn.store(lambda s: drafts.close_draft(s, draft_id=draft.id, step=DraftStep.FAILED))
+        return Placed(_reason(turn, err))
+    # Nothing was charged: the same draft can be confirmed again.
+    await turn.store(lambda s: drafts.release_submission(s, draft_id=draft.id))
+    if isinstance(err, NotLoggedIn | TokenRejected):
+        raise err
+    message = texts.service_busy if isinstance(err, RateLimited) else texts.order_not_charged_retry
+    return Placed(message, retry=True)
