@@ -28,7 +28,7 @@ from bot.core.screens import Document, Screen
 from bot.core.upstream import Upstream
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox, running_sandbox
 from bot.sandbox.jobs import Job as SandboxJob
-from storage import ChatUser, Database, Job, TokenCipher, generate_key, jobs, users
+from storage import ChatUser, Database, Job, generate_key, jobs, users
 
 __all__ = [
     "CHAT_ID",
@@ -314,12 +314,12 @@ async def delivery_rig(
             database_url=db.url,
             token_encryption_key=generate_key(),
         )
-        assert settings.token_encryption_key is not None
-        cipher = TokenCipher(settings.token_encryption_key.get_secret_value())
         # One attempt: a retry would sleep, and tests inject failures on purpose.
         api = ArticleApi(http, base_url=sandbox.url, read_attempts=1)
         clock = ManualClock(sandbox.state.clock.now())
-        accounts = Accounts(db=db, api=api, cipher=cipher, clock=clock)
+        # The rig logs in and orders through a bot of its own, which never delivers.
+        seller = await bots.enter_async_context(running_bot(settings, clock=clock, api=api))
+        accounts = seller.services.accounts
         user = await db.run(
             lambda s: users.get_or_create_user(
                 s, platform="telegram", workspace="", external_id=USER_ID
