@@ -14,6 +14,7 @@ from bot.core.texts import Texts
 __all__ = ["TITLE_MAX", "TITLE_MIN", "OrderChoices", "looks_like_email", "title_problem"]
 
 TITLE_MIN, TITLE_MAX = 10, 255
+# The service validates the format itself; this only catches what is surely not an address.
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 
 

@@ -16,13 +16,11 @@ __all__ = [
     "email_entered",
     "log_out",
     "login_submitted",
-    "looks_like_email",
     "password_entered",
     "start_login",
 ]
 
 
-# The service validates the format itself; this only catches what is surely not an address.
 async def start_login(turn: Turn, command: Command) -> None:
     """Ask for the e-mail (or take e-mail and password from the command) in a private chat."""
     email, _, password = command.args.strip().partition(" ")
