@@ -14,9 +14,9 @@ import pytest
 from bot.api import ServiceUnavailable
 from bot.core.events import Press
 from bot.core.ports import ChatPresenter
-from bot.core.screens import Delete, Notice
+from bot.core.screens import Delete, Effect, Notice
 from bot.core.texts import texts_for
-from tests.dialog_harness import Harness, labels, scripted, texts
+from tests.dialog_harness import Chat, Harness, labels, scripted, texts
 from tests.fake_upstream import EMAIL, PASSWORD, FakeUpstream
 
 TITLE = "Sürdürülebilir tarımın geleceği"
@@ -37,6 +37,16 @@ async def logged_in(h: Harness, user: str = "u1"):
     chat = h.chat(user)
     await chat.login(EMAIL, PASSWORD)
     return chat
+
+
+async def ordered_up_to_the_summary(
+    h: Harness, size: str = "Kısa", user: str = "u1"
+) -> tuple[Chat, list[Effect]]:
+    """A logged-in user's chat with an order of TITLE at its summary, and that summary."""
+    chat = await logged_in(h, user)
+    await chat.say(f"/yaz {TITLE}")
+    await chat.press("Profesyonel")
+    return chat, await chat.press(size)
 
 
 async def test_login_sends_the_password_once_and_deletes_its_message(
@@ -68,11 +78,8 @@ async def test_balance_asks_the_upstream_once(h: Harness, upstream: FakeUpstream
 async def test_a_confirmed_order_is_charged_once_however_often_it_is_pressed(
     h: Harness, upstream: FakeUpstream
 ) -> None:
-    chat = await logged_in(h)
-    await chat.say(f"/yaz {TITLE}")
-    await chat.press("Profesyonel")
-    summary = texts(await chat.press("Orta"))
-    assert "25,00 TL" in summary
+    chat, summary = await ordered_up_to_the_summary(h, "Orta")
+    assert "25,00 TL" in texts(summary)
     button, message_id = chat.find("Onayla")
 
     for _ in range(3):
@@ -87,11 +94,7 @@ async def test_an_order_the_balance_cannot_pay_is_not_sent(
     h: Harness, upstream: FakeUpstream
 ) -> None:
     upstream.balance_left = Decimal("20.00")
-    chat = await logged_in(h)
-    await chat.say(f"/yaz {TITLE}")
-    await chat.press("Profesyonel")
-
-    summary = await chat.press("Çok Uzun")
+    _, summary = await ordered_up_to_the_summary(h, "Çok Uzun")
 
     assert "Onayla" not in labels(summary)
     assert upstream.of("create") == []
@@ -100,10 +103,7 @@ async def test_an_order_the_balance_cannot_pay_is_not_sent(
 async def test_an_unreachable_service_at_confirm_charges_nothing_and_can_be_retried(
     h: Harness, upstream: FakeUpstream
 ) -> None:
-    chat = await logged_in(h)
-    await chat.say(f"/yaz {TITLE}")
-    await chat.press("Profesyonel")
-    await chat.press("Kısa")
+    chat, _ = await ordered_up_to_the_summary(h)
     upstream.script("create", ServiceUnavailable("create: connect failed"))
 
     first = await chat.press("Onayla")
@@ -118,10 +118,7 @@ async def test_an_unreachable_service_at_confirm_charges_nothing_and_can_be_retr
 async def test_cancel_ends_the_order_before_anything_is_charged(
     h: Harness, upstream: FakeUpstream
 ) -> None:
-    chat = await logged_in(h)
-    await chat.say(f"/yaz {TITLE}")
-    await chat.press("Profesyonel")
-    await chat.press("Kısa")
+    chat, _ = await ordered_up_to_the_summary(h)
 
     await chat.say("/iptal")
     await chat.press("Onayla")
@@ -130,10 +127,7 @@ async def test_cancel_ends_the_order_before_anything_is_charged(
 
 
 async def test_another_users_press_changes_nothing(h: Harness, upstream: FakeUpstream) -> None:
-    owner = await logged_in(h, "owner")
-    await owner.say(f"/yaz {TITLE}")
-    await owner.press("Profesyonel")
-    await owner.press("Kısa")
+    owner, _ = await ordered_up_to_the_summary(h, user="owner")
     button, message_id = owner.find("Onayla")
     stranger = await logged_in(h, "stranger")
 
@@ -146,10 +140,7 @@ async def test_another_users_press_changes_nothing(h: Harness, upstream: FakeUps
 async def test_an_orders_progress_line_comes_after_the_answer_that_placed_it(
     h: Harness, upstream: FakeUpstream
 ) -> None:
-    chat = await logged_in(h)
-    await chat.say(f"/yaz {TITLE}")
-    await chat.press("Profesyonel")
-    await chat.press("Kısa")
+    chat, _ = await ordered_up_to_the_summary(h)
     button, message_id = chat.find("Onayla")
 
     shown = ChatPresenter(h.messenger, chat.origin.chat)
