@@ -29,6 +29,8 @@ _CAPPED = {
     "httpx": logging.WARNING,
     "httpcore": logging.WARNING,
     "telegram": logging.INFO,
+    # Behind our pacer it passes each 429 on, with a traceback; the pacer logs the wait.
+    "telegram.ext.AIORateLimiter": logging.CRITICAL,
     # Both log response URLs (live credentials for a few minutes) at DEBUG.
     "slack_sdk": logging.INFO,
     "slack_bolt": logging.INFO,

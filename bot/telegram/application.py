@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from telegram.ext import ApplicationBuilder
+from telegram.ext import AIORateLimiter, ApplicationBuilder
 
 from bot.core.conversation import Conversations
 from bot.telegram.context import CONTEXT_TYPES, TelegramApp
@@ -27,7 +27,7 @@ def build_application(
         .token(token)
         .base_url(f"{root}/bot")
         .base_file_url(f"{root}/file/bot")
-        .rate_limiter(PacedRateLimiter())
+        .rate_limiter(PacedRateLimiter(inner=AIORateLimiter(max_retries=0)))
         .concurrent_updates(PerUserOrder(CONCURRENT_UPDATES))
         .context_types(CONTEXT_TYPES)
     )

@@ -1,9 +1,10 @@
 """Telegram's limits, kept before each request instead of learnt from 429 answers.
 
-python-telegram-bot's ``AIORateLimiter`` paces the bot and groups but not private chats, so
-this rate limiter takes its place: every request that posts or changes a message waits for
-the core's pacer, and a 429 holds its chat (or, without a chat, the bot) for its
-``retry_after`` before the request is tried again.
+python-telegram-bot's ``AIORateLimiter`` paces the bot and groups but not private chats, and
+a 429 stops every request of the bot. So this rate limiter stands in front of it: every
+request that posts or changes a message first waits for the core's pacer (per chat and per
+bot), then goes through the inner limiter, kept as a safety net; a 429 holds only its chat
+(or, without a chat, the bot) for its ``retry_after`` before the request is tried again.
 """
 
 from __future__ import annotations
@@ -55,14 +56,21 @@ def _seconds(err: RetryAfter) -> float:
 class PacedRateLimiter(BaseRateLimiter[None]):
     """Paces message requests per chat and per bot; waits out and retries 429 answers."""
 
-    def __init__(self, pacer: Pacer | None = None) -> None:
+    def __init__(
+        self, pacer: Pacer | None = None, inner: BaseRateLimiter[Any] | None = None
+    ) -> None:
         self._pacer = pacer or Pacer(BOT_WINDOWS)
+        self._inner = inner
 
     async def initialize(self) -> None:
-        """Nothing to set up."""
+        """Set up the inner limiter."""
+        if self._inner is not None:
+            await self._inner.initialize()
 
     async def shutdown(self) -> None:
-        """Nothing to tear down."""
+        """Tear down the inner limiter."""
+        if self._inner is not None:
+            await self._inner.shutdown()
 
     async def process_request(
         self,
@@ -80,7 +88,11 @@ class PacedRateLimiter(BaseRateLimiter[None]):
             if chat is not None:
                 await self._pacer.wait(chat, _windows(chat))
             try:
-                return await callback(*args, **kwargs)
+                if self._inner is None:
+                    return await callback(*args, **kwargs)
+                return await self._inner.process_request(
+                    callback, args, kwargs, endpoint, data, rate_limit_args
+                )
             except RetryAfter as err:
                 retries += 1
                 if retries > RETRIES:
