@@ -30,6 +30,7 @@ from bot.core.article import article_blocks, article_document, split_into_screen
 from bot.core.clock import Clock
 from bot.core.errors import NotLoggedIn, SessionExpired
 from bot.core.events import ChatAddress
+from bot.core.operations import Operations
 from bot.core.ports import ChatUnreachable, Messenger, MessengerError
 from bot.core.richtext import Block, paragraph
 from bot.core.screens import Screen
@@ -74,6 +75,7 @@ class Delivery:
         threaded_platforms: frozenset[str] = frozenset({"slack"}),
         create_timeout: timedelta = timedelta(seconds=30),
         reconcile_grace: timedelta = timedelta(minutes=10),
+        operations: Operations | None = None,
     ) -> None:
         self._db = db
         self._api = api
@@ -87,6 +89,7 @@ class Delivery:
         self._threaded = threaded_platforms
         self._create_timeout = create_timeout
         self._reconcile_grace = reconcile_grace
+        self._operations = operations or Operations(clock=clock)
         # Who a chat user is never changes; their locale may, so the cache lives for one round.
         self._users: dict[int, ChatUser] = {}
         self._round = asyncio.Lock()
@@ -133,6 +136,7 @@ class Delivery:
         """One round: reconcile lost orders, then poll, deliver and release the jobs due."""
         async with self._round:
             await self._poll()
+            self._operations.round_done()
 
     async def finish_round(self) -> None:
         """Wait for a round under way to end (at shutdown, before the messengers go)."""
@@ -180,6 +184,7 @@ class Delivery:
             clock=self._clock,
             min_age=self._create_timeout,
             grace=self._reconcile_grace,
+            operations=self._operations,
         )
 
     def serves(self, platform: str) -> bool:
@@ -322,6 +327,7 @@ class Delivery:
         await self._finish_line(job, texts.article_ready.format(title=job.title))
         job.status, job.delivered_at, job.failures = JobStatus.DELIVERED, now, 0
         await self._store(job)
+        await self._operations.article_ended(JobStatus.DELIVERED, str(job.id))
         log.info("delivered job %s (%s) in %d parts", job.id, job.request_id, len(parts))
 
     async def _report(self, job: Job, status: JobStatus, text: str) -> None:
@@ -330,6 +336,7 @@ class Delivery:
         await self._finish_line(job, text)
         job.status = status
         await self._store(job)
+        await self._operations.article_ended(status, str(job.id))
         log.info("job %s (%s) reported %s", job.id, job.request_id, status)
 
     async def _back_off(self, job: Job, now: datetime, err: _Failure) -> None:
@@ -339,6 +346,7 @@ class Delivery:
             # Nobody can be told; the article stays readable upstream (/makalelerim).
             job.status = JobStatus.EXPIRED
             log.warning("gave up job %s (%s): its chat is unreachable", job.id, job.request_id)
+            await self._operations.article_ended(JobStatus.EXPIRED, str(job.id))
         else:
             retry_after = err.retry_after if isinstance(err, RateLimited) else None
             wait = self._failure_wait(job.failures, retry_after)

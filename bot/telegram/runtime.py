@@ -33,6 +33,14 @@ class TelegramRuntime:
     application: TelegramApp
     webhook: tuple[str, str, str] | None
     routes: list[Route] = field(default_factory=list)
+    platform: str = PLATFORM
+
+    async def connected(self) -> bool:
+        """Whether updates come in: the poller runs, or (webhook) the application does."""
+        updater = self.application.updater
+        if self.webhook is None:
+            return updater is not None and updater.running
+        return self.application.running
 
     async def go_live(self) -> None:
         """Start taking updates: long polling, or the webhook (once its route is served)."""

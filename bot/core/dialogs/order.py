@@ -357,6 +357,7 @@ async def confirmed(turn: Turn, action: Confirm, press: Press) -> None:
             turn, action.draft_id, frozenset(), once_placed=turn.texts.order_already_handled
         )
         return
+    turn.services.operations.order_confirmed()
     if draft.kind is DraftKind.BULK:
         await _place_bulk(turn, draft, press)
     else:
