@@ -107,6 +107,11 @@ class Settings(BaseSettings):
     def _upper_log_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower_log_format(cls, value: object) -> object:
+        return value.lower() if isinstance(value, str) else value
+
     @field_validator("article_api_url", "telegram_api_url", "slack_api_url", "telegram_webhook_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:

@@ -12,6 +12,7 @@ from bot.core.ports import MessengerError
 from bot.core.richtext import paragraph
 from bot.core.screens import Delete, Edit, Effect, Notice, Screen, Send, SendDocument
 from bot.slack import render
+from bot.slack.counting import count_sent
 from bot.slack.messenger import SlackMessenger
 
 __all__ = ["Replies"]
@@ -65,3 +66,4 @@ class Replies:
         )
         if answer.status_code != _OK:
             raise MessengerError(f"the response URL answered {answer.status_code}")
+        count_sent()
