@@ -14,6 +14,9 @@ from sqlmodel import select
 from storage import ChatUser, Database, LoginAttempt
 from tests.e2e.order_labels import SHORT, TITLE
 from tests.e2e.relay import relaying
+from tests.e2e.slack_rig import ALICE as SLACK_ALICE
+from tests.e2e.slack_rig import BOB as SLACK_BOB
+from tests.e2e.slack_rig import slack_rig, text_of
 from tests.e2e.telegram_rig import ALICE, BOB, TOKEN, Rig, telegram_rig
 
 GROUP = -100777
@@ -164,3 +167,20 @@ async def test_durum_answers_in_the_admin_chat_only(tmp_path: Path) -> None:
         await rig.says(ALICE, "/durum", "Bu komutu tanımıyorum")
         assert rig.shown(ALICE, "Sürüm:") is None
         assert [m for m in rig.bot_messages(BOB) if "başladı" in (m.text or "")] == [started]
+
+
+async def test_a_slack_user_outside_the_allow_list_is_refused_once_without_an_upstream_call(
+    tmp_path: Path,
+) -> None:
+    async with slack_rig(tmp_path, allowed_slack_users=SLACK_BOB) as rig:
+        requests = len(rig.sandbox.state.request_log)
+        await rig.says("/bakiye", "", "izniniz yok")
+        await rig.command("/giris")
+        await rig.command("/yaz", TITLE)
+        # Bob is allowed; his answer shows Alice's commands were handled (or dropped) first.
+        await rig.says("/yardim", "", "/makalelerim", user=SLACK_BOB)
+        assert [text_of(m) for m in rig.slack.ephemerals(SLACK_ALICE)] == [
+            text_of(rig.slack.ephemerals(SLACK_ALICE)[0])
+        ]
+        assert rig.slack.views == [], "no login modal for a stranger"
+        assert len(rig.sandbox.state.request_log) == requests, "no upstream call for a stranger"
