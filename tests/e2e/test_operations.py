@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +17,13 @@ from tests.e2e.order_labels import SHORT, TITLE
 from tests.e2e.relay import relaying
 from tests.e2e.slack_rig import ALICE as SLACK_ALICE
 from tests.e2e.slack_rig import BOB as SLACK_BOB
-from tests.e2e.slack_rig import slack_rig, text_of
+from tests.e2e.slack_rig import SlackRig, slack_rig, text_of
 from tests.e2e.telegram_rig import ALICE, BOB, TOKEN, Rig, telegram_rig
 
 GROUP = -100777
 
 
-async def _get(rig: Rig, path: str) -> httpx.Response:
+async def _get(rig: Rig | SlackRig, path: str) -> httpx.Response:
     async with httpx.AsyncClient(timeout=10) as client:
         return await client.get(f"http://127.0.0.1:{rig.settings.port}{path}")
 
@@ -77,11 +78,18 @@ async def test_health_reports_the_database_the_delivery_rounds_and_the_chat(
             assert secret not in answer.text
 
 
+def _running(mode: str, tmp_path: Path, **overrides: object) -> AbstractAsyncContextManager[Any]:
+    """The bot in one of the modes /health must be served in, PORT set."""
+    if mode == "socket mode":
+        return slack_rig(tmp_path, socket_mode=True, **overrides)
+    return telegram_rig(tmp_path, webhook=mode == "webhook", **overrides)
+
+
 @pytest.mark.postgres
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
-@pytest.mark.parametrize("webhook", [False, True], ids=["polling", "webhook"])
+@pytest.mark.parametrize("mode", ["polling", "webhook", "socket mode"])
 async def test_health_is_503_once_the_database_stops(
-    tmp_path: Path, database_url: str, webhook: bool
+    tmp_path: Path, database_url: str, mode: str
 ) -> None:
     url = make_url(database_url)
     assert url.host is not None
@@ -89,8 +97,10 @@ async def test_health_is_503_once_the_database_stops(
     async with relaying(url.host, url.port) as relay:
         relayed = url.set(host="127.0.0.1", port=relay.port)
         through = relayed.render_as_string(hide_password=False)
-        async with telegram_rig(tmp_path, webhook=webhook, database_url=through) as rig:
-            assert (await _get(rig, "/health")).status_code == 200
+        async with _running(mode, tmp_path, database_url=through) as rig:
+            healthy = await _get(rig, "/health")
+            assert healthy.status_code == 200, healthy.text
+            assert all(chat["connected"] for chat in healthy.json()["chats"].values())
             await relay.cut()
             answer = await _get(rig, "/health")
             assert answer.status_code == 503
