@@ -55,6 +55,19 @@ def buttons_of(message: dict[str, Any]) -> dict[str, tuple[str, str]]:
     }
 
 
+def dm_message(rig: SlackRig, text: str, ts: str = "1700000000.000100") -> dict[str, Any]:
+    """A message event of Alice's in her DM with the bot."""
+    channel = rig.slack.dm_channel(ALICE)
+    return {
+        "type": "message",
+        "channel_type": "im",
+        "channel": channel,
+        "user": ALICE,
+        "text": text,
+        "ts": ts,
+    }
+
+
 def input_values(**fields: str | int) -> dict[str, Any]:
     """A modal's ``state.values``: text for inputs, ints for the choice of a select."""
     values: dict[str, Any] = {}

@@ -17,7 +17,7 @@ from tests.e2e.order_labels import SHORT, TITLE
 from tests.e2e.relay import relaying
 from tests.e2e.slack_rig import ALICE as SLACK_ALICE
 from tests.e2e.slack_rig import BOB as SLACK_BOB
-from tests.e2e.slack_rig import SlackRig, slack_rig, text_of
+from tests.e2e.slack_rig import SlackRig, dm_message, slack_rig, text_of
 from tests.e2e.telegram_rig import ALICE, BOB, TOKEN, Rig, telegram_rig
 
 GROUP = -100777
@@ -194,3 +194,54 @@ async def test_a_slack_user_outside_the_allow_list_is_refused_once_without_an_up
         ]
         assert rig.slack.views == [], "no login modal for a stranger"
         assert len(rig.sandbox.state.request_log) == requests, "no upstream call for a stranger"
+
+
+async def test_telegram_is_asked_only_for_handled_updates_with_html_defaults(
+    tmp_path: Path,
+) -> None:
+    async with telegram_rig(tmp_path) as rig:
+        await rig.says(ALICE, "/yardim", "/makalelerim")
+        polls = rig.telegram.calls_of("getUpdates")
+    wanted = ["message", "edited_message", "callback_query"]
+    assert all(c.params["allowed_updates"] == wanted for c in polls)
+    [sent] = [c for c in rig.telegram.calls_of("sendMessage") if c.params["chat_id"] == ALICE]
+    assert sent.params["parse_mode"] == "HTML"
+    assert sent.params["link_preview_options"] == {"is_disabled": True}
+
+
+async def test_the_error_notice_speaks_the_language_chosen_with_dil(tmp_path: Path) -> None:
+    async with telegram_rig(tmp_path) as rig:
+        menu = await rig.says(ALICE, "/dil", "Dil seçin")
+        await rig.presses(ALICE, menu, "English", "Language: English")
+        rig.telegram.fail_next("sendMessage", status=400, description="Bad Request: boom")
+        said = rig.telegram.user_says(ALICE, "/yardim")
+        await rig.until(ALICE, "Something went wrong", since=said["message_id"])
+
+
+async def test_429s_from_telegram_are_counted_and_the_message_still_goes_out(
+    tmp_path: Path,
+) -> None:
+    async with telegram_rig(tmp_path) as rig:
+        await rig.says(ALICE, "/yardim", "/makalelerim")
+        before = _samples((await _get(rig, "/metrics")).text)
+        rig.telegram.fail_next("sendMessage", status=429, retry_after=1)
+        await rig.says(ALICE, "/yardim", "/makalelerim")
+        after = _samples((await _get(rig, "/metrics")).text)
+    limited = ("makale_chat_rate_limited_total", (("platform", "telegram"),))
+    sent = ("makale_chat_messages_sent_total", (("platform", "telegram"),))
+    assert after[limited] - before.get(limited, 0.0) == 1
+    assert after[sent] - before[sent] == 1
+
+
+async def test_slack_messages_and_429s_are_counted(tmp_path: Path) -> None:
+    async with slack_rig(tmp_path) as rig:
+        before = _samples((await _get(rig, "/metrics")).text)
+        rig.slack.fail_next("chat.postMessage", status=429, retry_after=1)
+        await rig.post(rig.slack.event(dm_message(rig, "merhaba")))
+        dm = rig.slack.dm_channel(SLACK_ALICE)
+        await rig.slack.wait_for(lambda: rig.slack.messages(dm))
+        after = _samples((await _get(rig, "/metrics")).text)
+    limited = ("makale_chat_rate_limited_total", (("platform", "slack"),))
+    sent = ("makale_chat_messages_sent_total", (("platform", "slack"),))
+    assert after[limited] - before.get(limited, 0.0) == 1
+    assert after[sent] - before.get(sent, 0.0) == 1
