@@ -10,7 +10,7 @@ from sqlmodel import Session, col, select
 
 from storage.models import Job, JobStatus
 
-__all__ = ["Backlog", "backlog", "ping"]
+__all__ = ["Backlog", "backlog", "delivered_since", "ping"]
 
 # Ordered and not yet delivered nor reported: waiting upstream, or finished and still to send.
 _WAITING = (JobStatus.PENDING, JobStatus.FINISHED)
@@ -30,6 +30,12 @@ def backlog(session: Session) -> Backlog:
         select(func.count(), func.min(col(Job.created_at))).where(col(Job.status).in_(_WAITING))
     ).one()
     return Backlog(int(count), oldest)
+
+
+def delivered_since(session: Session, *, since: datetime) -> int:
+    """How many articles were delivered since ``since``, by any process."""
+    count = session.exec(select(func.count()).where(col(Job.delivered_at) >= since)).one()
+    return int(count)
 
 
 def ping(session: Session) -> bool:

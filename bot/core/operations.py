@@ -6,7 +6,6 @@ a refused login); this module keeps the metrics and decides what is worth an ale
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -21,17 +20,17 @@ UPSTREAM_DOWN_AFTER = timedelta(minutes=5)
 # Outcomes of an upstream call that say the service could not be reached.
 _UNREACHABLE = frozenset({"ServiceUnavailable", "OutcomeUnknown"})
 _PAID_OPERATIONS = frozenset({"create", "bulk create"})
+# Failures of a paid call after which it may still have been charged (the reconciler looks).
+_UNCERTAIN = frozenset({"OutcomeUnknown", "UnexpectedResponse"})
 _DELIVERED = "delivered"
-_HOUR = timedelta(hours=1)
 
 
 @dataclass(frozen=True, slots=True)
 class StatusFacts:
-    """What /durum shows besides the pending jobs, which are in the database."""
+    """What /durum shows besides the jobs, which the database counts."""
 
     version: str
     uptime: timedelta
-    delivered_last_hour: int
     last_upstream_error: str | None
 
 
@@ -46,7 +45,6 @@ class Operations:
         self.last_round_at: datetime | None = None
         self._failing_since: datetime | None = None
         self._last_error: str | None = None
-        self._deliveries: deque[datetime] = deque()
 
     def round_done(self) -> None:
         """A delivery round ended."""
@@ -59,10 +57,8 @@ class Operations:
     async def article_ended(self, outcome: str, job: str) -> None:
         """An article was delivered, or ended without delivery (``failed``, ``expired``)."""
         metrics.ARTICLES.labels(outcome).inc()
-        if outcome == _DELIVERED:
-            self._deliveries.append(self._clock())
-            return
-        await self.alerts.alert(AlertCause.UNDELIVERED, detail=job)
+        if outcome != _DELIVERED:
+            await self.alerts.alert(AlertCause.UNDELIVERED, detail=job)
 
     async def order_uncertain(self, outcome: str, draft: str = "") -> None:
         """A create call got no answer (``unknown``); then ``adopted`` or ``reported``."""
@@ -81,7 +77,7 @@ class Operations:
         if operation in _PAID_OPERATIONS:
             if outcome == "ok":
                 metrics.ORDERS.labels("charged").inc()
-            elif outcome == "OutcomeUnknown":
+            elif outcome in _UNCERTAIN:
                 await self.order_uncertain("unknown")
         now = self._clock()
         if outcome not in _UNREACHABLE:
@@ -117,10 +113,5 @@ class Operations:
         metrics.OLDEST_PENDING_JOB.set(max(age, 0.0))
 
     def facts(self) -> StatusFacts:
-        """Version, uptime, deliveries of the last hour, and the last upstream error."""
-        now = self._clock()
-        while self._deliveries and now - self._deliveries[0] > _HOUR:
-            self._deliveries.popleft()
-        return StatusFacts(
-            self.version, now - self.started_at, len(self._deliveries), self._last_error
-        )
+        """Version, uptime and the last upstream error."""
+        return StatusFacts(self.version, self._clock() - self.started_at, self._last_error)

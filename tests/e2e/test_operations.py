@@ -178,6 +178,16 @@ async def test_durum_answers_in_the_admin_chat_only(tmp_path: Path) -> None:
         assert rig.shown(ALICE, "Sürüm:") is None
         assert [m for m in rig.bot_messages(BOB) if "başladı" in (m.text or "")] == [started]
 
+        await rig.log_in()
+        await _order(rig)
+        waiting = await rig.says(BOB, "/durum", "Sürüm:")
+        assert "Bekleyen işler: 1 (en eskisi: 0:00:" in (waiting.text or "")
+        rig.sandbox.state.clock.advance(600)
+        await rig.until(ALICE, "Makaleniz hazır", timeout=15)
+        done = await rig.says(BOB, "/durum", "Sürüm:")
+        assert "Bekleyen işler: 0 (en eskisi: yok)" in (done.text or "")
+        assert "Son bir saatte teslim edilen: 1" in (done.text or "")
+
 
 async def test_a_slack_user_outside_the_allow_list_is_refused_once_without_an_upstream_call(
     tmp_path: Path,

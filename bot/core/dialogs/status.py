@@ -10,6 +10,8 @@ from storage import stats
 
 __all__ = ["show_status"]
 
+_HOUR = timedelta(hours=1)
+
 
 def _duration(span: timedelta) -> str:
     """Whole seconds as ``H:MM:SS`` (``1 day, 2:03:04`` past a day)."""
@@ -22,9 +24,11 @@ async def show_status(turn: Turn, command: Command) -> None:
     if not operations.alerts.is_admin_chat(turn.origin.chat):
         turn.say(turn.texts.unknown_command)
         return
-    backlog = await turn.store(stats.backlog)
-    facts = operations.facts()
     now = turn.services.clock()
+    backlog, delivered = await turn.store(
+        lambda s: (stats.backlog(s), stats.delivered_since(s, since=now - _HOUR))
+    )
+    facts = operations.facts()
     none = turn.texts.status_none
     turn.say(
         *turn.texts.status_report.format(
@@ -32,7 +36,7 @@ async def show_status(turn: Turn, command: Command) -> None:
             uptime=_duration(facts.uptime),
             pending=backlog.count,
             oldest=_duration(now - backlog.oldest) if backlog.oldest else none,
-            delivered=facts.delivered_last_hour,
+            delivered=delivered,
             last_error=facts.last_upstream_error or none,
         ).split("\n")
     )
