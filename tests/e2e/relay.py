@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = ["Relay", "relaying"]
 
@@ -20,6 +21,7 @@ class Relay:
     port: int = 0
     _server: asyncio.Server | None = None
     _writers: set[asyncio.StreamWriter] = field(default_factory=set)
+    _forwarding: set[asyncio.Task[Any]] = field(default_factory=set)
 
     async def start(self) -> None:
         self._server = await asyncio.start_server(self._forward, "127.0.0.1", 0)
@@ -32,8 +34,14 @@ class Relay:
             await self._server.wait_closed()
         for writer in list(self._writers):
             writer.close()
+        # Each forwarding ends once its sockets are closed; none is left for the loop to cancel.
+        await asyncio.gather(*self._forwarding, return_exceptions=True)
 
     async def _forward(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._forwarding.add(task)
+        task.add_done_callback(self._forwarding.discard)
         try:
             upstream_reader, upstream_writer = await asyncio.open_connection(*self.target)
         except OSError:
