@@ -137,10 +137,12 @@ def main(argv: Sequence[str] | None = None) -> None:
             # The terminal is the chat: the log goes to a file beside the database.
             settings.data_dir.mkdir(parents=True, exist_ok=True)
             with (settings.data_dir / SHELL_LOG).open("a", encoding="utf-8") as log_file:
-                configure_logging(settings.log_level, _secrets(settings), stream=log_file)
+                configure_logging(
+                    settings.log_level, _secrets(settings), log_file, settings.log_format
+                )
                 asyncio.run(_shell(settings, args))
             return
-        configure_logging(settings.log_level, _secrets(settings))
+        configure_logging(settings.log_level, _secrets(settings), log_format=settings.log_format)
         match args.command:
             case "run":
                 asyncio.run(_chats(settings, args, ()))

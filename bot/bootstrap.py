@@ -7,10 +7,11 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
+from importlib.metadata import version
 
 import httpx
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -19,20 +20,24 @@ from starlette.routing import BaseRoute
 
 from bot.api import ArticleApi
 from bot.config import ConfigError, Settings
+from bot.core.access import AllowLists, Gate
 from bot.core.accounts import Accounts
+from bot.core.alerts import Alerts, admin_chat
 from bot.core.catalog import Catalog
 from bot.core.clock import Clock, system_clock
 from bot.core.conversation import Conversations
 from bot.core.delivery import Delivery
+from bot.core.operations import Operations
 from bot.core.ports import Messenger
 from bot.core.scheduler import schedule_housekeeping, schedule_polling
 from bot.core.turn import CoreServices
 from bot.core.upstream import Upstream
+from bot.health import Connected, HealthCheck
 from bot.sandbox import RunningSandbox, running_sandbox
 from bot.slack import SlackRuntime, running_slack
 from bot.telegram import TelegramRuntime, running_telegram
 from bot.web import serving_http, web_app
-from storage import Database, TokenCipher, load_or_create_key_file
+from storage import Database, TokenCipher, load_or_create_key_file, stats
 
 __all__ = [
     "CHAT_PLATFORMS",
@@ -44,6 +49,7 @@ __all__ = [
 ]
 
 CHAT_PLATFORMS = ("telegram", "slack")
+PACKAGE = "makale-bot"
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +64,8 @@ class Bot:
     delivery: Delivery
     messengers: dict[str, Messenger]
     scheduler: AsyncIOScheduler
+    operations: Operations
+    db: Database
 
     async def stop_delivery(self) -> None:
         """Stop the poller and let a round under way finish, while the messengers are there."""
@@ -72,6 +80,27 @@ class Bot:
         """
         self.scheduler.start()
         self.delivery.start()
+
+    def health(self, chats: Mapping[str, Connected]) -> HealthCheck:
+        """The ``/health`` check of this process, with the chats it runs."""
+        return HealthCheck(
+            db=self.db,
+            operations=self.operations,
+            clock=self.conversations.services.clock,
+            poll_interval=timedelta(seconds=self.settings.poll_interval_seconds),
+            delivers=lambda: bool(self.scheduler.running),
+            chats=chats,
+        )
+
+    async def count_backlog(self) -> None:
+        """Refresh the pending-jobs gauges before a scrape; a database that fails leaves them."""
+        try:
+            backlog = await self.db.run(stats.backlog)
+        # The scrape must still answer; /health is what reports the database.
+        except Exception as err:  # noqa: BLE001
+            log.warning("metrics: could not count the pending jobs: %r", err)
+            return
+        self.operations.pending(backlog.count, backlog.oldest)
 
 
 def _encryption_keys(settings: Settings) -> str:
@@ -116,6 +145,14 @@ async def running_bot(
     async with AsyncExitStack() as stack:
         stack.callback(db.dispose)
         await asyncio.to_thread(db.migrate)
+        messengers: dict[str, Messenger] = {}
+        alerts = Alerts(
+            chat=admin_chat(settings.admin_chat),
+            messengers=messengers,
+            clock=clock,
+            language=settings.bot_language,
+        )
+        operations = Operations(clock=clock, alerts=alerts, version=version(PACKAGE))
         if api is None:
             if http is None:
                 timeout = httpx.Timeout(settings.article_api_timeout_seconds, connect=5.0)
@@ -125,9 +162,9 @@ async def running_bot(
                 base_url=settings.article_api_url,
                 bulk_path=settings.article_api_bulk_path,
                 topic_field=settings.article_api_topic_field,
+                observer=operations.upstream_called,
             )
-        accounts = Accounts(db=db, api=api, cipher=cipher, clock=clock)
-        messengers: dict[str, Messenger] = {}
+        accounts = Accounts(db=db, api=api, cipher=cipher, clock=clock, operations=operations)
         delivery = Delivery(
             db=db,
             api=api,
@@ -142,6 +179,7 @@ async def running_bot(
             default_language=settings.bot_language,
             create_timeout=timedelta(seconds=settings.article_api_timeout_seconds),
             reconcile_grace=timedelta(seconds=settings.reconcile_grace_seconds),
+            operations=operations,
         )
         services = CoreServices(
             db=db,
@@ -150,6 +188,8 @@ async def running_bot(
             catalog=Catalog(api=api, accounts=accounts, clock=clock),
             outbox=delivery.outbox,
             clock=clock,
+            operations=operations,
+            gate=Gate(_allow_lists(settings), clock=clock, default_language=settings.bot_language),
             default_language=settings.bot_language,
         )
         scheduler = AsyncIOScheduler()
@@ -157,7 +197,25 @@ async def running_bot(
         schedule_housekeeping(scheduler, db, clock)
         stack.callback(_stop_scheduler, scheduler)
         stack.push_async_callback(delivery.stop)
-        yield Bot(settings, services, Conversations(services), delivery, messengers, scheduler)
+        yield Bot(
+            settings,
+            services,
+            Conversations(services),
+            delivery,
+            messengers,
+            scheduler,
+            operations,
+            db,
+        )
+
+
+def _allow_lists(settings: Settings) -> AllowLists:
+    return AllowLists(
+        telegram_users=settings.allowed_telegram_users,
+        telegram_chats=settings.allowed_telegram_chats,
+        slack_teams=settings.allowed_slack_teams,
+        slack_users=settings.allowed_slack_users,
+    )
 
 
 @asynccontextmanager
@@ -212,11 +270,14 @@ async def serve_chats(settings: Settings, platforms: tuple[str, ...], stop: asyn
                 )
             )
         routes: list[BaseRoute] = [route for runtime in runtimes for route in runtime.routes]
-        if routes:
-            await adapters.enter_async_context(serving_http(web_app(routes), port=settings.port))
+        if routes or settings.port_set:
+            chats = {runtime.platform: runtime.connected for runtime in runtimes}
+            app = web_app(routes, health=bot.health(chats), before_scrape=bot.count_backlog)
+            await adapters.enter_async_context(serving_http(app, port=settings.port))
         # Only now that the routes are served may the platforms send updates.
         for runtime in runtimes:
             await runtime.go_live()
         bot.start_delivery()
+        await bot.operations.started()
         await stop.wait()
         await bot.stop_delivery()

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import ipaddress
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.api import DEFAULT_BULK_PATH
 
 __all__ = ["ConfigError", "Settings", "is_loopback_url", "load_settings"]
 
+# Comma-separated ids in the environment; empty means everyone.
+IdList = Annotated[frozenset[str], NoDecode]
 _PLACEHOLDERS = {"changeme", "change-me", "changethis", "xxx", "your-token-here"}
 
 
@@ -71,15 +73,48 @@ class Settings(BaseSettings):
     slack_app_token: SecretStr | None = None
     slack_api_url: str = "https://slack.com/api/"
 
+    # Who may use the bot, and where operators are told what they must know.
+    allowed_telegram_users: IdList = frozenset()
+    allowed_telegram_chats: IdList = frozenset()
+    allowed_slack_teams: IdList = frozenset()
+    allowed_slack_users: IdList = frozenset()
+    admin_chat: str | None = None
+
     # Process.
     port: int = Field(default=8080, ge=1, le=65535)
     bot_language: Literal["tr", "en"] = "tr"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
+    log_format: Literal["text", "json"] = "text"
+
+    @field_validator(
+        "allowed_telegram_users",
+        "allowed_telegram_chats",
+        "allowed_slack_teams",
+        "allowed_slack_users",
+        mode="before",
+    )
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            return frozenset(part.strip() for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("admin_chat")
+    @classmethod
+    def _admin_chat(cls, value: str | None) -> str | None:
+        if value and not (value.lstrip("-").isdigit() or value.startswith("slack:C")):
+            raise ValueError("must be a Telegram chat id, or slack: and a Slack channel id")
+        return value
 
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper_log_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower_log_format(cls, value: object) -> object:
+        return value.lower() if isinstance(value, str) else value
 
     @field_validator("article_api_url", "telegram_api_url", "slack_api_url", "telegram_webhook_url")
     @classmethod
@@ -114,6 +149,11 @@ class Settings(BaseSettings):
             if isinstance(value, SecretStr) and value.get_secret_value().lower() in _PLACEHOLDERS:
                 raise ValueError(f"{name.upper()} still holds a placeholder value")
         return self
+
+    @property
+    def port_set(self) -> bool:
+        """Whether ``PORT`` was given: then ``/health`` is served in every mode."""
+        return "port" in self.model_fields_set
 
     @property
     def sqlite_path(self) -> Path | None:

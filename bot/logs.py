@@ -11,9 +11,11 @@ import logging
 import re
 import sys
 from collections.abc import Iterable
-from typing import TextIO
+from typing import Any, Literal, TextIO
 
-__all__ = ["RedactingFormatter", "configure_logging"]
+from pythonjsonlogger.json import JsonFormatter
+
+__all__ = ["RedactingFormatter", "RedactingJsonFormatter", "configure_logging"]
 
 _MASK = "***"
 _PATTERNS = (
@@ -41,19 +43,13 @@ _CAPPED = {
 }
 
 
-class RedactingFormatter(logging.Formatter):
-    """Formats a record, then masks token patterns and the known secret values."""
+class _Redactor:
+    """Masks token patterns and the known secret values in a text."""
 
-    def __init__(self, fmt: str, secrets: Iterable[str] = ()) -> None:
-        super().__init__(fmt)
+    def __init__(self, secrets: Iterable[str]) -> None:
         self._secrets = sorted({s for s in secrets if len(s) >= 6}, key=len, reverse=True)
 
-    def format(self, record: logging.LogRecord) -> str:
-        """The formatted line (with any traceback), secrets masked."""
-        return self.redact(super().format(record))
-
-    def redact(self, text: str) -> str:
-        """Mask every secret in a text."""
+    def __call__(self, text: str) -> str:
         for secret in self._secrets:
             text = text.replace(secret, _MASK)
         for pattern in _PATTERNS:
@@ -61,14 +57,59 @@ class RedactingFormatter(logging.Formatter):
         return text
 
 
+class RedactingFormatter(logging.Formatter):
+    """Formats a record, then masks token patterns and the known secret values."""
+
+    def __init__(self, fmt: str, secrets: Iterable[str] = ()) -> None:
+        super().__init__(fmt)
+        self.redact = _Redactor(secrets)
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The formatted line (with any traceback), secrets masked."""
+        return self.redact(super().format(record))
+
+
+class RedactingJsonFormatter(JsonFormatter):
+    """One JSON object per record; every text field (traceback and extras too) masked."""
+
+    def __init__(self, fmt: str, secrets: Iterable[str] = ()) -> None:
+        super().__init__(fmt, timestamp=False)
+        self._redact = _Redactor(secrets)
+
+    def process_log_record(self, log_data: dict[str, Any]) -> dict[str, Any]:
+        """The record's fields, each text redacted."""
+        return {key: self._masked(value) for key, value in log_data.items()}
+
+    def _masked(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self._redact(value)
+        if isinstance(value, dict):
+            return {key: self._masked(item) for key, item in value.items()}
+        if isinstance(value, list | tuple):
+            return [self._masked(item) for item in value]
+        # Anything else is serialised by its str(), which may quote a secret.
+        if value is None or isinstance(value, bool | int | float):
+            return value
+        return self._redact(str(value))
+
+
+_FIELDS = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
 def configure_logging(
-    level: str, secrets: Iterable[str] = (), stream: TextIO | None = None
+    level: str,
+    secrets: Iterable[str] = (),
+    stream: TextIO | None = None,
+    log_format: Literal["text", "json"] = "text",
 ) -> None:
-    """Log to stderr (or ``stream``) through the redacting formatter; noisy libraries are capped."""
+    """Log to stderr (or ``stream``) through a redacting formatter; noisy libraries are capped."""
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(
-        RedactingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s", secrets)
+    formatter: logging.Formatter = (
+        RedactingJsonFormatter(_FIELDS, secrets)
+        if log_format == "json"
+        else RedactingFormatter(_FIELDS, secrets)
     )
+    handler.setFormatter(formatter)
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

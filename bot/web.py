@@ -1,32 +1,57 @@
-"""The one HTTP app of a process: health, and whatever routes the chat adapters need."""
+"""The one HTTP app of a process: health, metrics, and whatever routes the chat adapters need."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import socket
-from collections.abc import AsyncIterator, Generator
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator
+from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-__all__ = ["ALL_INTERFACES", "HEALTH_PATH", "serving_http", "web_app"]
+from bot import metrics
+
+__all__ = ["ALL_INTERFACES", "HEALTH_PATH", "METRICS_PATH", "Health", "serving_http", "web_app"]
 
 HEALTH_PATH = "/health"
+METRICS_PATH = "/metrics"
 # Webhooks and Slack reach the process through the host's router, on any interface.
 ALL_INTERFACES = "0.0.0.0"  # noqa: S104
 
 
-async def _health(request: Request) -> JSONResponse:
-    return JSONResponse({"status": "ok"})
+# Whether the process is healthy, and the JSON body that says why.
+Health = Callable[[], Awaitable[tuple[bool, dict[str, Any]]]]
+_UNAVAILABLE = 503
 
 
-def web_app(routes: list[BaseRoute]) -> Starlette:
-    """The app serving ``/health`` and the adapters' routes."""
-    return Starlette(routes=[Route(HEALTH_PATH, _health, methods=["GET"]), *routes])
+def web_app(
+    routes: list[BaseRoute],
+    *,
+    health: Health,
+    before_scrape: Callable[[], Awaitable[None]],
+) -> Starlette:
+    """The app serving ``/health``, ``/metrics`` and the adapters' routes."""
+
+    async def health_route(request: Request) -> JSONResponse:
+        healthy, body = await health()
+        return JSONResponse(body, status_code=200 if healthy else _UNAVAILABLE)
+
+    async def metrics_route(request: Request) -> Response:
+        await before_scrape()
+        return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)
+
+    return Starlette(
+        routes=[
+            Route(HEALTH_PATH, health_route, methods=["GET"]),
+            Route(METRICS_PATH, metrics_route, methods=["GET"]),
+            *routes,
+        ]
+    )
 
 
 class _EmbeddedServer(uvicorn.Server):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -33,11 +33,13 @@ from bot.api.errors import (
 )
 from bot.api.models import Article, CreatedJob, Size, TokenPair, Tone, Topic
 
-__all__ = ["DEFAULT_BULK_PATH", "NEWEST_ARTICLES", "ArticleApi"]
+__all__ = ["DEFAULT_BULK_PATH", "NEWEST_ARTICLES", "ArticleApi", "CallObserver"]
 
 logger = logging.getLogger("bot.api")
 
 T = TypeVar("T")
+# Told of every call: the operation's name, ``ok`` or the error's class name, and the seconds.
+CallObserver = Callable[[str, str, float], Awaitable[None]]
 
 
 class _Kind(enum.Enum):
@@ -103,6 +105,7 @@ class ArticleApi:
         bulk_path: str = DEFAULT_BULK_PATH,
         topic_field: str = "konu",
         read_attempts: int = 3,
+        observer: CallObserver | None = None,
     ) -> None:
         if read_attempts < 1:
             raise ValueError("read_attempts must be at least 1")
@@ -110,6 +113,7 @@ class ArticleApi:
         self._base_url = base_url.rstrip("/")
         self._bulk = _Operation("bulk create", "POST", bulk_path, _Kind.PAID)
         self._topic_field = topic_field
+        self._observer = observer
         self._retrying_reads = stamina.AsyncRetryingCaller(
             attempts=read_attempts,
             timeout=None,
@@ -204,22 +208,30 @@ class ArticleApi:
         url = self._base_url + quote(operation.path, safe="/%")
         started = time.perf_counter()
         outcome: str | None = None
+        # The observer's outcome: ``ok``, the error's class, or a cancelled call's mark.
+        result = "interrupted"
         try:
             response = await self._http.request(
                 operation.method, url, json=body, params=params, headers=headers
             )
             outcome = str(response.status_code)
             response.raise_for_status()
-            return read(_payload(response))
+            value = read(_payload(response))
+            result = "ok"
+            return value
         except (httpx.HTTPError, UnexpectedResponse, *_UNREADABLE_BODY) as err:
             outcome = outcome or type(err).__name__
-            raise _api_error(err, operation) from err
+            failure = _api_error(err, operation)
+            result = type(failure).__name__
+            raise failure from err
         finally:
             # Path and status only: bodies and headers carry passwords and tokens.
-            elapsed_ms = (time.perf_counter() - started) * 1000
+            elapsed = time.perf_counter() - started
             logger.debug(
-                "%s %s -> %s in %.0f ms", operation.method, operation.path, outcome, elapsed_ms
+                "%s %s -> %s in %.0f ms", operation.method, operation.path, outcome, elapsed * 1000
             )
+            if self._observer is not None:
+                await self._observer(operation.name, result, elapsed)
 
 
 def _order(title: str, tone: int, size: int) -> dict[str, object]:

@@ -15,6 +15,7 @@ from sqlmodel import Session
 from bot.api import LoginInvalid, LoginRejected, TokenPair, TokenRejected
 from bot.core.clock import Clock
 from bot.core.errors import LoginThrottled, NotLoggedIn, SessionExpired
+from bot.core.operations import Operations
 from bot.core.upstream import Upstream
 from storage import Database, TokenCipher, bookkeeping, upstream_sessions
 from storage.upstream_sessions import StoredSession, Tokens
@@ -49,6 +50,7 @@ class Accounts:
         clock: Clock,
         refresh_margin: timedelta = timedelta(minutes=5),
         limits: LoginLimits | None = None,
+        operations: Operations | None = None,
     ) -> None:
         self._db = db
         self._api = api
@@ -56,6 +58,7 @@ class Accounts:
         self._clock = clock
         self._refresh_margin = refresh_margin
         self._limits = limits or LoginLimits()
+        self._operations = operations or Operations(clock=clock)
         # A user's lock lives while someone holds or awaits it, so the map does not grow.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -70,6 +73,7 @@ class Accounts:
         try:
             pair = await self._api.login(email, password)
         except (LoginRejected, LoginInvalid):
+            self._operations.login_refused("failed")
             now = self._clock()
             await self._db.run(
                 lambda s: bookkeeping.record_failed_login(s, user_id=user_id, at=now)
@@ -123,7 +127,10 @@ class Accounts:
             return mine, everyone
 
         mine, everyone = await self._db.run(count)
-        if mine >= self._limits.per_user or everyone >= self._limits.per_bot:
+        guard_engaged = everyone >= self._limits.per_bot
+        await self._operations.login_guard(guard_engaged, everyone)
+        if mine >= self._limits.per_user or guard_engaged:
+            self._operations.login_refused("throttled")
             raise LoginThrottled
 
     async def _load(self, user_id: int) -> StoredSession | None:

@@ -23,7 +23,17 @@ from bot.core.actions import (
     ShowPage,
     parse_action,
 )
-from bot.core.dialogs import articles, balance, cancel, help, language, login, order, topic
+from bot.core.dialogs import (
+    articles,
+    balance,
+    cancel,
+    help,
+    language,
+    login,
+    order,
+    status,
+    topic,
+)
 from bot.core.errors import DraftClosed, LoginThrottled, NotLoggedIn, SessionExpired
 from bot.core.events import (
     Command,
@@ -83,6 +93,14 @@ class Conversations:
         turn = Turn(self.services, origin, await self._user(origin), at_once)
         await _answering(turn, type(event).__name__, _dispatch(turn, event))
         return turn
+
+    def refusal(self, origin: Origin) -> list[Effect] | None:
+        """None when the user may use the bot; else what to show them (nothing within the hour).
+
+        Asked by the adapters before anything else, so a refused user costs no upstream call,
+        no database row and no count toward any limit.
+        """
+        return self.services.gate.refusal(origin)
 
     async def language(self, origin: Origin) -> str:
         """The language the user is answered in (for what an adapter shows by itself)."""
@@ -233,6 +251,8 @@ COMMANDS: dict[str, CommandHandler] = {
     "konu": topic.start_topic,
     "iptal": cancel.cancel,
     "dil": language.choose_language,
+    # Only in the admin chat; anywhere else it answers as an unknown command does.
+    "durum": status.show_status,
 }
 
 REPLIES: dict[Awaiting, ReplyHandler] = {

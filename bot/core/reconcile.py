@@ -27,6 +27,7 @@ from bot.core.clock import Clock
 from bot.core.errors import NotLoggedIn, SessionExpired
 from bot.core.events import ChatAddress
 from bot.core.money import to_kurus
+from bot.core.operations import Operations
 from bot.core.states import DraftStep
 from bot.core.texts import Texts
 from bot.core.turkish import fold
@@ -78,6 +79,7 @@ async def reconcile(
     min_age: timedelta,
     grace: timedelta,
     skew: timedelta = CLOCK_SKEW,
+    operations: Operations | None = None,
 ) -> None:
     """Settle drafts submitted over ``min_age`` (the create call's timeout) ago without all jobs.
 
@@ -91,7 +93,16 @@ async def reconcile(
         if draft.submitted_at is not None and now - draft.submitted_at >= min_age:
             by_user[draft.chat_user_id].append(draft)
     run = _Reconciliation(
-        db, api, accounts, outbox, platforms, now=now, min_age=min_age, grace=grace, skew=skew
+        db,
+        api,
+        accounts,
+        outbox,
+        platforms,
+        operations or Operations(clock=clock),
+        now=now,
+        min_age=min_age,
+        grace=grace,
+        skew=skew,
     )
     for user_id, due in by_user.items():
         await run.settle_user(user_id, due)
@@ -106,6 +117,7 @@ class _Reconciliation:
     accounts: Accounts
     outbox: Outbox
     platforms: Collection[str]
+    operations: Operations
     now: datetime
     min_age: timedelta
     grace: timedelta
@@ -157,6 +169,7 @@ class _Reconciliation:
         if adopted:
             ids = ", ".join(job.request_id for job in adopted)
             log.info("draft %s adopted upstream job(s) %s", draft.id, ids)
+            await self.operations.order_uncertain("adopted")
             found = ", ".join(title for title, _ in settlement.adopted)
             await self.outbox.tell(user, chat, lambda t: t.order_adopted.format(title=found))
         if settlement.unmatched:
@@ -170,6 +183,7 @@ class _Reconciliation:
             await self.outbox.tell(
                 user, chat, lambda t: _unmatched_text(t, settlement).format(title=unmatched)
             )
+            await self.operations.order_uncertain("reported", f"draft {draft.id}")
         for job in adopted:
             await self.outbox.announce(job)
 

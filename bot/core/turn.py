@@ -9,11 +9,13 @@ from typing import TypeVar
 
 from sqlmodel import Session
 
+from bot.core.access import Gate
 from bot.core.accounts import Accounts
 from bot.core.catalog import Catalog
 from bot.core.clock import Clock
 from bot.core.delivery import Outbox
 from bot.core.events import Origin
+from bot.core.operations import Operations
 from bot.core.ports import MessengerError
 from bot.core.richtext import Block, paragraph
 from bot.core.screens import Button, Delete, Edit, Effect, Notice, Screen, Send
@@ -41,6 +43,8 @@ class CoreServices:
     catalog: Catalog
     outbox: Outbox
     clock: Clock
+    operations: Operations
+    gate: Gate
     default_language: str = "tr"
 
 

@@ -7,6 +7,7 @@ from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetry
 
 from bot.core.conversation import Conversations
 from bot.slack.context import SlackDeps, providing
+from bot.slack.counting import CountingRetryHandler
 from bot.slack.listeners import register_listeners
 from bot.slack.messenger import SlackMessenger
 from bot.slack.texts import slack_texts
@@ -40,6 +41,8 @@ def build_app(
     # is also in the environment); it only has to be pointed at SLACK_API_URL.
     client = app.client
     client.base_url = api_url if api_url.endswith("/") else f"{api_url}/"
+    # The counter sees every answer first; it never retries, so the others still decide.
+    client.retry_handlers.insert(0, CountingRetryHandler())
     client.retry_handlers.append(
         AsyncRateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES)
     )

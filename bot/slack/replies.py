@@ -11,6 +11,7 @@ from bot.core.ports import MessengerError
 from bot.core.richtext import paragraph
 from bot.core.screens import Document, Screen
 from bot.slack import render
+from bot.slack.counting import count_sent
 from bot.slack.messenger import SlackMessenger
 
 __all__ = ["Replies"]
@@ -69,3 +70,4 @@ class Replies:
         )
         if answer.status_code != _OK:
             raise MessengerError(f"the response URL answered {answer.status_code}")
+        count_sent()

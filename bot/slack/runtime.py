@@ -34,6 +34,13 @@ class SlackRuntime:
     app: AsyncApp
     routes: list[Route] = field(default_factory=list)
     socket_mode: AsyncSocketModeHandler | None = None
+    platform: str = PLATFORM
+
+    async def connected(self) -> bool:
+        """Whether requests can come in: the Socket Mode connection is up (HTTP always is)."""
+        if self.socket_mode is None:
+            return True
+        return await self.socket_mode.client.is_connected()
 
     async def go_live(self) -> None:
         """Start taking requests: connect Socket Mode, or (over HTTP) just say where they go."""

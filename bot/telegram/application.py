@@ -6,8 +6,9 @@ from telegram.ext import AIORateLimiter, ApplicationBuilder
 
 from bot.core.conversation import Conversations
 from bot.telegram.context import CONTEXT_TYPES, TelegramApp
+from bot.telegram.counting import CountingRateLimiter
 from bot.telegram.handlers import register_handlers
-from bot.telegram.messenger import TelegramMessenger
+from bot.telegram.messenger import DEFAULTS, TelegramMessenger
 from bot.telegram.ordering import PerUserOrder
 from bot.telegram.pacing import PacedRateLimiter
 
@@ -27,9 +28,10 @@ def build_application(
         .token(token)
         .base_url(f"{root}/bot")
         .base_file_url(f"{root}/file/bot")
-        .rate_limiter(PacedRateLimiter(inner=AIORateLimiter(max_retries=0)))
+        .rate_limiter(PacedRateLimiter(inner=CountingRateLimiter(AIORateLimiter(max_retries=0))))
         .concurrent_updates(PerUserOrder(CONCURRENT_UPDATES))
         .context_types(CONTEXT_TYPES)
+        .defaults(DEFAULTS)
     )
     if not polling:
         builder = builder.updater(None)

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Bot, InputFile
+from telegram import Bot, InputFile, LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import Defaults
 
 from bot.core.events import ChatAddress
 from bot.core.ports import ChatUnreachable, MessengerError
 from bot.core.screens import Document, Screen
 from bot.telegram.render import MESSAGE_LIMIT, keyboard, to_html, visible_length
 
-__all__ = ["PLATFORM", "TelegramMessenger"]
+__all__ = ["DEFAULTS", "PLATFORM", "TelegramMessenger"]
 
 PLATFORM = "telegram"
+# Every message is rendered as HTML, and links in articles stay plain links.
+DEFAULTS = Defaults(
+    parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True)
+)
 log = logging.getLogger(__name__)
 # Answers that mean the chat is gone for good, not that the send hit a passing problem.
 _GONE = ("chat not found", "user is deactivated", "bot was kicked", "have no rights to send")
@@ -44,10 +49,8 @@ class TelegramMessenger:
             message = await self._bot.send_message(
                 chat_id=int(chat.chat_id),
                 text=to_html(screen),
-                parse_mode=ParseMode.HTML,
                 reply_markup=keyboard(screen),
                 message_thread_id=_thread(chat),
-                disable_web_page_preview=True,
             )
         except TelegramError as err:
             raise _translated(err) from err
@@ -60,9 +63,7 @@ class TelegramMessenger:
                 chat_id=int(chat.chat_id),
                 message_id=int(message_id),
                 text=to_html(screen),
-                parse_mode=ParseMode.HTML,
                 reply_markup=keyboard(screen),
-                disable_web_page_preview=True,
             )
         except BadRequest as err:
             # The user saw the same thing already, or deleted the message.
@@ -89,6 +90,8 @@ class TelegramMessenger:
                 chat_id=int(chat.chat_id),
                 document=InputFile(document.content, filename=document.filename),
                 caption=document.caption[:1024],
+                # Plain text, unlike the messages' HTML (the application's default).
+                parse_mode=None,
                 message_thread_id=_thread(chat),
             )
         except TelegramError as err:

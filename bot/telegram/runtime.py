@@ -21,9 +21,11 @@ from bot.telegram.menu import publish_commands
 from bot.telegram.messenger import PLATFORM
 from bot.telegram.webhook import webhook_route
 
-__all__ = ["TelegramRuntime", "running_telegram"]
+__all__ = ["ALLOWED_UPDATES", "TelegramRuntime", "running_telegram"]
 
 log = logging.getLogger(__name__)
+# The update kinds the handlers take; Telegram sends no others (reactions, polls, members).
+ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.CALLBACK_QUERY]
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,14 @@ class TelegramRuntime:
     application: TelegramApp
     webhook: tuple[str, str, str] | None
     routes: list[Route] = field(default_factory=list)
+    platform: str = PLATFORM
+
+    async def connected(self) -> bool:
+        """Whether updates come in: the poller runs, or (webhook) the application does."""
+        updater = self.application.updater
+        if self.webhook is None:
+            return updater is not None and updater.running
+        return self.application.running
 
     async def go_live(self) -> None:
         """Start taking updates: long polling, or the webhook (once its route is served)."""
@@ -41,11 +51,11 @@ class TelegramRuntime:
             # A webhook left over from an earlier deployment would make getUpdates fail.
             await bot.delete_webhook()
             assert self.application.updater is not None
-            await self.application.updater.start_polling(allowed_updates=Update.ALL_TYPES)
+            await self.application.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
             log.info("Telegram bot @%s is polling", bot.username)
             return
         url, path, secret = self.webhook
-        await bot.set_webhook(url, secret_token=secret, allowed_updates=Update.ALL_TYPES)
+        await bot.set_webhook(url, secret_token=secret, allowed_updates=ALLOWED_UPDATES)
         log.info("Telegram bot @%s takes its updates at %s", bot.username, path)
 
 

@@ -21,6 +21,7 @@ from bot.config import Settings, load_settings
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox, running_sandbox
 from storage import generate_key
 from tests.e2e.fake_slack import FakeSlack
+from tests.e2e.fake_slack.server import APP_TOKEN
 
 TOKEN = "xoxb-1-fake-bot-token-for-tests"
 SECRET = "fake-slack-signing-secret"
@@ -54,6 +55,19 @@ def buttons_of(message: dict[str, Any]) -> dict[str, tuple[str, str]]:
     }
 
 
+def dm_message(rig: SlackRig, text: str, ts: str = "1700000000.000100") -> dict[str, Any]:
+    """A message event of Alice's in her DM with the bot."""
+    channel = rig.slack.dm_channel(ALICE)
+    return {
+        "type": "message",
+        "channel_type": "im",
+        "channel": channel,
+        "user": ALICE,
+        "text": text,
+        "ts": ts,
+    }
+
+
 def input_values(**fields: str | int) -> dict[str, Any]:
     """A modal's ``state.values``: text for inputs, ints for the choice of a select."""
     values: dict[str, Any] = {}
@@ -81,12 +95,21 @@ class SlackRig:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.settings.port}"
 
+    @property
+    def socket_mode(self) -> bool:
+        """Whether requests reach the app over Socket Mode instead of ``/slack/events``."""
+        return self.settings.slack_app_token is not None
+
     async def start(self) -> None:
         """Start the app and wait until its HTTP side answers."""
         self._stop = asyncio.Event()
         task = asyncio.create_task(serve_chats(self.settings, ("slack",), self._stop))
         self._task = task
         await until_serving(self.http, self.base_url, task)
+        if self.socket_mode:
+            await self.slack.wait_for(lambda: task.done() or self.slack.socket_mode.connected)
+            if task.done():
+                task.result()
 
     async def stop(self) -> None:
         """Stop the app the way SIGTERM does."""
@@ -95,9 +118,16 @@ class SlackRig:
             await asyncio.wait_for(self._task, timeout=15)
 
     async def post(self, signed: Signed) -> httpx.Response:
-        """POST a signed request to the app's /slack/events."""
+        """POST a signed request to the app's /slack/events, or send it over Socket Mode.
+
+        Over Socket Mode the answer is made of the ack: 200, with its payload as the body.
+        """
         body, headers = signed
-        return await self.http.post(f"{self.base_url}/slack/events", content=body, headers=headers)
+        if not self.socket_mode:
+            url = f"{self.base_url}/slack/events"
+            return await self.http.post(url, content=body, headers=headers)
+        acked = await self.slack.socket_mode.deliver(body, headers)
+        return httpx.Response(200) if acked is None else httpx.Response(200, json=acked)
 
     async def command(
         self, name: str, text: str = "", *, user: str = ALICE, channel: str = CHANNEL
@@ -195,9 +225,13 @@ async def until_serving(http: httpx.AsyncClient, base_url: str, app: asyncio.Fut
 
 @asynccontextmanager
 async def slack_rig(
-    tmp_path: Path, *, speed: float = 60.0, **overrides: object
+    tmp_path: Path, *, speed: float = 60.0, socket_mode: bool = False, **overrides: object
 ) -> AsyncIterator[SlackRig]:
-    """The app on a free port, logged in nowhere yet; `speed` is the sandbox clock's."""
+    """The app on a free port, logged in nowhere yet; `speed` is the sandbox clock's.
+
+    With ``socket_mode`` the app connects out to the fake over Socket Mode (PORT serves only
+    /health and /metrics), and every request of the rig goes over that connection.
+    """
     async with (
         FakeSlack.running(bot_token=TOKEN, signing_secret=SECRET) as slack,
         running_sandbox(speed=speed) as sandbox,
@@ -216,6 +250,8 @@ async def slack_rig(
             "poll_interval_seconds": 0.2,
             "port": free_port(),
         }
+        if socket_mode:
+            options["slack_app_token"] = APP_TOKEN
         options.update(overrides)
         rig = SlackRig(slack, sandbox, load_settings(**options), http)
         await rig.start()

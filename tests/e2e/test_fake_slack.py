@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import parse_qs
 
+import aiohttp
 import pytest
 from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncRespond
 from slack_bolt.request.async_request import AsyncBoltRequest
@@ -18,6 +19,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from tests.e2e.fake_slack import FakeSlack
+from tests.e2e.fake_slack.server import APP_TOKEN
 
 TOKEN = "xoxb-test"
 SECRET = "fake-slack-test-secret"
@@ -553,3 +555,28 @@ async def test_a_bolt_app_answers_a_command_and_a_button_through_the_fake(
 
     tampered_body, headers = slack.slash_command(user_id="U1", channel_id=MEMBER)
     assert await dispatch((tampered_body.replace(b"U1", b"U2"), headers)) == 401
+
+
+async def test_socket_mode_opens_with_the_app_token_and_carries_envelopes_and_acks(
+    slack: FakeSlack, client: AsyncWebClient
+) -> None:
+    with pytest.raises(SlackApiError, match="invalid_auth"):
+        await client.apps_connections_open(app_token=TOKEN)
+    opened = await client.apps_connections_open(app_token=APP_TOKEN)
+    url = str(opened["url"])
+    assert url.startswith("ws://127.0.0.1:")
+    async with aiohttp.ClientSession() as session, session.ws_connect(url) as socket:
+        hello = await socket.receive_json()
+        assert hello["type"] == "hello"
+        command = slack.slash_command("/yaz", "Başlık", user_id="U1", channel_id=MEMBER)
+        delivering = asyncio.ensure_future(slack.socket_mode.deliver(*command))
+        envelope = await socket.receive_json()
+        assert envelope["type"] == "slash_commands"
+        assert envelope["accepts_response_payload"] is True
+        assert envelope["payload"]["command"] == "/yaz"
+        assert envelope["payload"]["text"] == "Başlık"
+        await socket.send_json({"envelope_id": envelope["envelope_id"], "payload": {"x": 1}})
+        assert await delivering == {"x": 1}
+    async with aiohttp.ClientSession() as session:
+        with pytest.raises(aiohttp.WSServerHandshakeError):
+            await session.ws_connect(url)

@@ -33,6 +33,7 @@ from tests.e2e.slack_rig import (
     TOKEN,
     SlackRig,
     buttons_of,
+    dm_message,
     free_port,
     input_values,
     slack_rig,
@@ -45,18 +46,6 @@ from tests.e2e.slack_rig import (
 async def rig(tmp_path: Path) -> AsyncIterator[SlackRig]:
     async with slack_rig(tmp_path) as running:
         yield running
-
-
-def dm_message(rig: SlackRig, text: str, ts: str = "1700000000.000100") -> dict[str, Any]:
-    channel = rig.slack.dm_channel(ALICE)
-    return {
-        "type": "message",
-        "channel_type": "im",
-        "channel": channel,
-        "user": ALICE,
-        "text": text,
-        "ts": ts,
-    }
 
 
 def assert_valid_message(message: dict[str, Any]) -> None:

@@ -272,7 +272,7 @@ async def test_webhook_mode_checks_the_secret_and_drops_replays(tmp_path: Path) 
             not_an_update = await client.post(hook, json=[1, 2], headers=headers)
         assert (refused.status_code, first.status_code, replayed.status_code) == (403, 200, 200)
         assert (not_json.status_code, not_an_update.status_code) == (400, 400)
-        assert health.json() == {"status": "ok"}
+        assert health.json()["status"] == "ok"
         await rig.until(ALICE, "/makalelerim")
         helps = [m for m in rig.bot_messages(ALICE) if "/makalelerim" in (m.text or "")]
         assert len(helps) == 1, "a replayed update has no second effect"

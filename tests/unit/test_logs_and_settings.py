@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
+import json
 import logging
 
 import pytest
 
 from bot.config import ConfigError, load_settings
-from bot.logs import RedactingFormatter
+from bot.logs import RedactingFormatter, configure_logging
 
 BOT_TOKEN = "123456789:AAEhBP0av18XgTcFy5_X0n-Q6QtQ5VqZ8k0"
 
@@ -88,3 +90,51 @@ def test_loopback_http_is_allowed_and_the_database_url_stays_secret() -> None:
     assert settings.article_api_url == "http://127.0.0.1:8081"
     assert "s3cretpw" not in repr(settings)
     assert settings.sqlite_path is None
+
+
+def test_json_logs_are_one_redacted_object_per_line() -> None:
+    buffer = io.StringIO()
+    configure_logging("INFO", secrets=["hunter2hunter2"], stream=buffer, log_format="json")
+    try:
+        log = logging.getLogger("bot.test_json")
+        try:
+            raise RuntimeError(f"refused {BOT_TOKEN}")
+        except RuntimeError:
+            log.exception("login of hunter2hunter2 failed", extra={"detail": "xoxb-1-2-abc"})
+        log.info("second line")
+    finally:
+        configure_logging("WARNING")
+    lines = buffer.getvalue().splitlines()
+    assert len(lines) == 2
+    first, second = (json.loads(line) for line in lines)
+    assert first["levelname"] == "ERROR"
+    assert first["name"] == "bot.test_json"
+    assert "RuntimeError" in first["exc_info"]
+    assert second["message"] == "second line"
+    for secret in ("hunter2hunter2", BOT_TOKEN, "xoxb-1-2-abc"):
+        assert secret not in buffer.getvalue()
+
+
+def test_lists_and_the_admin_chat_are_read_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ALLOWED_TELEGRAM_USERS", "1001, 1002,,")
+    monkeypatch.setenv("ALLOWED_SLACK_TEAMS", "T1")
+    monkeypatch.setenv("ADMIN_CHAT", "slack:C42")
+    monkeypatch.setenv("LOG_FORMAT", "JSON")
+    settings = load_settings(_env_file=None)
+    assert settings.allowed_telegram_users == frozenset({"1001", "1002"})
+    assert settings.allowed_telegram_chats == frozenset()
+    assert settings.allowed_slack_teams == frozenset({"T1"})
+    assert settings.admin_chat == "slack:C42"
+    assert settings.log_format == "json"
+    assert not settings.port_set
+    monkeypatch.setenv("PORT", "9000")
+    assert load_settings(_env_file=None).port_set
+
+
+@pytest.mark.parametrize("value", ["general", "slack:", "12ab"])
+def test_an_admin_chat_must_name_a_chat(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.setenv("ADMIN_CHAT", value)
+    with pytest.raises(ConfigError, match="ADMIN_CHAT"):
+        load_settings(_env_file=None)

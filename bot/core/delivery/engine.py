@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Mapping
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from bot.core import reconcile as reconciliation
 from bot.core.accounts import Accounts
@@ -23,6 +23,7 @@ from bot.core.delivery.leases import LeaseKeeper
 from bot.core.delivery.outbox import Outbox
 from bot.core.delivery.poller import Poller
 from bot.core.delivery.sender import Sender
+from bot.core.operations import Operations
 from bot.core.ports import Messenger
 from bot.core.upstream import Upstream
 from storage import Database, Leadership
@@ -53,6 +54,7 @@ class Delivery:
         default_language: str = "tr",
         create_timeout: timedelta = timedelta(seconds=30),
         reconcile_grace: timedelta = timedelta(minutes=10),
+        operations: Operations | None = None,
     ) -> None:
         self._db = db
         self._api = api
@@ -60,6 +62,7 @@ class Delivery:
         self._clock = clock
         self._create_timeout = create_timeout
         self._reconcile_grace = reconcile_grace
+        self._operations = operations or Operations(clock=clock)
         self.outbox = Outbox(db=db, messengers=messengers, default_language=default_language)
         self._leases = LeaseKeeper(db=db, clock=clock, owner=owner, lease_for=lease_for)
         self._poller = Poller(
@@ -69,6 +72,7 @@ class Delivery:
             outbox=self.outbox,
             clock=clock,
             leases=self._leases,
+            operations=self._operations,
             poll_interval=poll_interval,
             job_timeout=job_timeout,
         )
@@ -77,6 +81,7 @@ class Delivery:
             outbox=self.outbox,
             clock=clock,
             leases=self._leases,
+            operations=self._operations,
             retry_interval=poll_interval,
             job_timeout=job_timeout,
         )
@@ -84,7 +89,6 @@ class Delivery:
         self._led: frozenset[str] = frozenset()
         self._round = asyncio.Lock()
         self._heartbeat: asyncio.Task[None] | None = None
-        self.last_round_at: datetime | None = None
 
     @property
     def leads(self) -> frozenset[str]:
@@ -102,7 +106,7 @@ class Delivery:
                 await self._reconcile()
                 await self._poller.poll(self._led)
                 await self._sender.fill(self._led)
-            self.last_round_at = self._clock()
+            self._operations.round_done()
 
     async def poll_once(self) -> None:
         """A round, then the wait for everything it handed to the sender to be sent."""
@@ -152,6 +156,7 @@ class Delivery:
                 accounts=self._accounts,
                 outbox=self.outbox,
                 platforms=self._led,
+                operations=self._operations,
                 clock=self._clock,
                 min_age=self._create_timeout,
                 grace=self._reconcile_grace,

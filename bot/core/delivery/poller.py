@@ -19,6 +19,7 @@ from bot.core.delivery.leases import LeaseKeeper, LeaseLost
 from bot.core.delivery.outbox import Outbox
 from bot.core.delivery.waits import failure_wait, unreachable_for_good
 from bot.core.errors import NotLoggedIn, SessionExpired
+from bot.core.operations import Operations
 from bot.core.ports import MessengerError
 from bot.core.states import JobStatus
 from bot.core.upstream import Upstream
@@ -55,6 +56,7 @@ class Poller:
         outbox: Outbox,
         clock: Clock,
         leases: LeaseKeeper,
+        operations: Operations,
         poll_interval: timedelta,
         job_timeout: timedelta,
     ) -> None:
@@ -64,6 +66,7 @@ class Poller:
         self._outbox = outbox
         self._clock = clock
         self._leases = leases
+        self._operations = operations
         self._poll_interval = poll_interval
         self._job_timeout = job_timeout
         # Who a chat user is never changes; their locale may, so the cache lives for one round.
@@ -204,6 +207,7 @@ class Poller:
         job.status = status
         await self._store(job)
         log.info("job %s (%s) reported %s", job.id, job.request_id, status)
+        await self._operations.article_ended(status, str(job.id))
 
     async def _back_off(self, job: Job, now: datetime, err: _Failure) -> None:
         """Postpone the job with a wait that doubles with each failure in a row, up to a cap."""
@@ -212,6 +216,7 @@ class Poller:
             # Nobody can be told; the article stays readable upstream (/makalelerim).
             job.status = JobStatus.EXPIRED
             log.warning("gave up job %s (%s): its chat is unreachable", job.id, job.request_id)
+            await self._operations.article_ended(JobStatus.EXPIRED, str(job.id))
         else:
             retry_after = err.retry_after if isinstance(err, RateLimited) else None
             wait = failure_wait(self._poll_interval, job.failures, MAX_POLL_WAIT, retry_after)

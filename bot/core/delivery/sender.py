@@ -22,6 +22,7 @@ from bot.core.clock import Clock
 from bot.core.delivery.leases import LeaseKeeper, LeaseLost
 from bot.core.delivery.outbox import Outbox
 from bot.core.delivery.waits import failure_wait, unreachable_for_good
+from bot.core.operations import Operations
 from bot.core.ports import MessengerError
 from bot.core.states import JobStatus
 from storage import Database, jobs
@@ -58,6 +59,7 @@ class Sender:
         outbox: Outbox,
         clock: Clock,
         leases: LeaseKeeper,
+        operations: Operations,
         retry_interval: timedelta,
         job_timeout: timedelta,
     ) -> None:
@@ -65,6 +67,7 @@ class Sender:
         self._outbox = outbox
         self._clock = clock
         self._leases = leases
+        self._operations = operations
         self._retry_interval = retry_interval
         self._job_timeout = job_timeout
         self._queues: dict[_ChatKey, deque[Job]] = {}
@@ -206,6 +209,7 @@ class Sender:
         job.status, job.delivered_at, job.failures = JobStatus.DELIVERED, self._clock(), 0
         await self._done(job)
         log.info("delivered job %s (%s) in %d parts", job.id, job.request_id, len(parts))
+        await self._operations.article_ended(JobStatus.DELIVERED, str(job_id))
 
     async def _next_message(self, job_id: int) -> None:
         """Go on only while not stopping and while the job is still this process's."""
@@ -237,11 +241,13 @@ class Sender:
             log.warning("job %s (%s) put back until %s: %r", job.id, job.request_id, due, err)
         self._leases.drop(job_id)
         owner = self._leases.owner
-        await self._db.run(
+        settled = await self._db.run(
             lambda s: jobs.settle_job(
                 s, job_id=job_id, owner=owner, status=status, failures=failures, next_poll_at=due
             )
         )
+        if settled and status is not JobStatus.FINISHED:
+            await self._operations.article_ended(status, str(job_id))
 
     async def _give_up(self, job: Job) -> None:
         """Tell the user the article cannot be posted, and where to get it instead."""

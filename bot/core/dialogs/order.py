@@ -321,6 +321,7 @@ async def confirmed(turn: Turn, action: Confirm, press: Press) -> None:
             turn, action.draft_id, frozenset(), once_placed=turn.texts.order_already_handled
         )
         return
+    turn.services.operations.order_confirmed()
     placed = await purchase.place(turn, draft)
     buttons = (_purchase_row(turn.texts, draft),) if placed.retry else ()
     turn.replace(press.message_id, Screen(text_screen(placed.text).blocks, buttons))

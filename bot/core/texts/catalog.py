@@ -109,3 +109,14 @@ class Texts:
     service_busy: str
     service_confused: str
     something_broke: str
+
+    # Operators: the allow lists, the admin chat's alerts and /durum.
+    not_allowed: str
+    alert_upstream_down: str
+    alert_undelivered: str
+    alert_order_unconfirmed: str
+    alert_login_guard: str
+    alert_started: str
+    alert_cleared: str
+    status_report: str
+    status_none: str

@@ -124,4 +124,22 @@ ENGLISH = Texts(
     service_busy="The article service is busy. Please try again in a moment.",
     service_confused="The article service sent an unexpected answer. Please try again later.",
     something_broke="Something went wrong. Please try again.",
+    not_allowed="Sorry, you may not use this bot. Please ask the team that runs it for access.",
+    alert_upstream_down="The article service has been unreachable for {minutes} minutes. Last error: {detail}",
+    alert_undelivered="A paid article could not be delivered (job {detail}).",
+    alert_order_unconfirmed="An order whose outcome could not be confirmed was reported to its user ({detail}).",
+    alert_login_guard=(
+        "The bot-wide login guard is engaged: {detail} failed logins lately. "
+        "Nobody can log in for a while."
+    ),
+    alert_started="Makale Bot started, version {detail}.",
+    alert_cleared="Cleared: {detail}",
+    status_report=(
+        "Version: {version}\n"
+        "Uptime: {uptime}\n"
+        "Pending jobs: {pending} (oldest: {oldest})\n"
+        "Delivered in the last hour: {delivered}\n"
+        "Last service error: {last_error}"
+    ),
+    status_none="none",
 )

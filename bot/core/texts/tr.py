@@ -131,4 +131,24 @@ TURKISH = Texts(
     service_busy="Makale servisi çok yoğun. Lütfen biraz sonra yeniden deneyin.",
     service_confused="Makale servisinden beklenmeyen bir yanıt geldi. Biraz sonra yeniden deneyin.",
     something_broke="Bir şeyler ters gitti. Lütfen yeniden deneyin.",
+    not_allowed=(
+        "Üzgünüz, bu botu kullanma izniniz yok. Erişim için botu işleten ekiple iletişime geçin."
+    ),
+    alert_upstream_down="Makale servisine {minutes} dakikadır ulaşılamıyor. Son hata: {detail}",
+    alert_undelivered="Ücreti ödenmiş bir makale teslim edilemedi (iş {detail}).",
+    alert_order_unconfirmed="Sonucu doğrulanamayan bir sipariş kullanıcıya bildirildi ({detail}).",
+    alert_login_guard=(
+        "Bot genelindeki giriş sınırı devrede: son {detail} başarısız giriş. "
+        "Bir süre kimse giriş yapamayacak."
+    ),
+    alert_started="Makale Bot {detail} sürümüyle başladı.",
+    alert_cleared="Düzeldi: {detail}",
+    status_report=(
+        "Sürüm: {version}\n"
+        "Çalışma süresi: {uptime}\n"
+        "Bekleyen işler: {pending} (en eskisi: {oldest})\n"
+        "Son bir saatte teslim edilen: {delivered}\n"
+        "Son servis hatası: {last_error}"
+    ),
+    status_none="yok",
 )

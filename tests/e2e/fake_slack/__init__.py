@@ -11,7 +11,8 @@
 
 Modules: ``server`` (FakeSlack, serving), ``routes`` (HTTP decoding), ``web_api`` (the
 methods), ``conversations``/``views``/``uploads``/``response_urls`` (what Slack keeps),
-``limits`` (Slack's size rules), ``inbound`` (signed requests to the app).
+``limits`` (Slack's size rules), ``inbound`` (signed requests to the app), ``socket_mode``
+(the same requests as Socket Mode envelopes, over a websocket the app opens).
 """
 
 from tests.e2e.fake_slack.errors import SlackError

@@ -21,17 +21,24 @@ from starlette.routing import Route
 from tests.e2e.fake_slack.errors import SlackError
 from tests.e2e.fake_slack.faults import Faults
 from tests.e2e.fake_slack.records import Call
+from tests.e2e.fake_slack.socket_mode import SocketMode
 from tests.e2e.fake_slack.web_api import call
 from tests.e2e.fake_slack.workspace import Workspace
 
 __all__ = ["create_app"]
 
+OPEN_CONNECTION = "apps.connections.open"
 # Parameters that carry JSON; form-encoded and query-string calls send them as strings.
 _JSON_PARAMS = ("attachments", "blocks", "files", "metadata", "view")
 
 
 def create_app(
-    workspace: Workspace, *, faults: Faults, calls: list[Call], changed: asyncio.Condition
+    workspace: Workspace,
+    *,
+    faults: Faults,
+    calls: list[Call],
+    changed: asyncio.Condition,
+    socket_mode: SocketMode,
 ) -> Starlette:
     """The ASGI app serving `workspace`, recording Web API calls in `calls`."""
 
@@ -47,10 +54,13 @@ def create_app(
             params = await _params(request)
             token = _token(request, params)
             fault = faults.take(method)
-            if fault is None:
-                body = call(workspace, method, token, params)
-            else:
+            if fault is not None:
                 status, body, headers = fault.status, fault.body(), fault.headers()
+            elif method == OPEN_CONNECTION:
+                # The one method called with the app-level token instead of the bot's.
+                body = {"ok": True, **socket_mode.open(token)}
+            else:
+                body = call(workspace, method, token, params)
         except SlackError as err:
             body = err.answer()
         calls.append(Call(method, params, status, body, time.monotonic()))

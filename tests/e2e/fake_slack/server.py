@@ -15,12 +15,15 @@ from tests.e2e.fake_slack.ids import BOT_USER_ID
 from tests.e2e.fake_slack.inbound import SignedRequests
 from tests.e2e.fake_slack.records import Call, OpenedView, ResponsePost, UploadedFile
 from tests.e2e.fake_slack.routes import create_app
+from tests.e2e.fake_slack.socket_mode import SocketMode
 from tests.e2e.fake_slack.workspace import Workspace
 
 __all__ = ["FakeSlack"]
 
 T = TypeVar("T")
 
+# The app-level token (connections:write) that opens Socket Mode connections.
+APP_TOKEN = "xapp-1-A0FAKEAPP-1-fake-app-token"
 # Slack accepts a trigger id for three seconds.
 TRIGGER_TTL = 3.0
 _START_TIMEOUT = 10.0
@@ -42,6 +45,7 @@ class FakeSlack(SignedRequests):
         signing_secret: str,
         team_id: str = "T1",
         trigger_ttl: float = TRIGGER_TTL,
+        app_token: str = APP_TOKEN,
     ) -> None:
         workspace = Workspace.create(
             base_url=url, bot_token=bot_token, team_id=team_id, trigger_ttl=trigger_ttl
@@ -52,8 +56,13 @@ class FakeSlack(SignedRequests):
         self.calls: list[Call] = []
         self._faults = Faults()
         self._changed = asyncio.Condition()
+        self.socket_mode = SocketMode(workspace.ids, app_token, self._changed)
         self.app = create_app(
-            workspace, faults=self._faults, calls=self.calls, changed=self._changed
+            workspace,
+            faults=self._faults,
+            calls=self.calls,
+            changed=self._changed,
+            socket_mode=self.socket_mode,
         )
 
     @classmethod
@@ -65,6 +74,7 @@ class FakeSlack(SignedRequests):
         signing_secret: str = "fake-signing-secret",
         team_id: str = "T1",
         trigger_ttl: float = TRIGGER_TTL,
+        app_token: str = APP_TOKEN,
     ) -> AsyncIterator[FakeSlack]:
         """Serve a fresh fake on a free port of 127.0.0.1 in this loop until the block ends."""
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -77,6 +87,7 @@ class FakeSlack(SignedRequests):
                 signing_secret=signing_secret,
                 team_id=team_id,
                 trigger_ttl=trigger_ttl,
+                app_token=app_token,
             )
             server = _Server(
                 uvicorn.Config(
@@ -90,7 +101,8 @@ class FakeSlack(SignedRequests):
             task = asyncio.create_task(server.serve(sockets=[sock]))
             try:
                 await server.until_started(task)
-                yield slack
+                async with slack.socket_mode.serving():
+                    yield slack
             finally:
                 server.stop()
                 await task

@@ -1,0 +1,77 @@
+"""Who may use the bot: the operators' allow lists, and one polite refusal an hour for the rest.
+
+The refusal times live in this process's memory, like a per-process rate limit: after a
+restart, or on another replica, a refused user may be told once more within the hour.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from bot.core.clock import Clock
+from bot.core.events import Origin, UserKey
+from bot.core.richtext import paragraph
+from bot.core.screens import Effect, Screen, Send
+from bot.core.texts import LANGUAGES, texts_for
+
+__all__ = ["REFUSE_AGAIN_AFTER", "AllowLists", "Gate"]
+
+REFUSE_AGAIN_AFTER = timedelta(hours=1)
+# Refusals remembered at most; the oldest are forgotten first, so memory stays bounded.
+_REMEMBERED = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class AllowLists:
+    """Ids allowed per platform; an empty list lets everyone through on its account."""
+
+    telegram_users: Collection[str] = ()
+    telegram_chats: Collection[str] = ()
+    slack_teams: Collection[str] = ()
+    slack_users: Collection[str] = ()
+
+    def admits(self, origin: Origin) -> bool:
+        """Whether every list that applies to this user (and group, or workspace) names them."""
+        user = origin.user
+        match user.platform:
+            case "telegram":
+                in_chat = origin.private or _listed(self.telegram_chats, origin.chat.chat_id)
+                return _listed(self.telegram_users, user.external_id) and in_chat
+            case "slack":
+                in_team = _listed(self.slack_teams, user.workspace)
+                return in_team and _listed(self.slack_users, user.external_id)
+            case _:
+                return True
+
+
+def _listed(allowed: Collection[str], value: str) -> bool:
+    return not allowed or value in allowed
+
+
+class Gate:
+    """Lets the allowed through; tells anyone else once an hour, without asking the upstream."""
+
+    def __init__(self, lists: AllowLists, *, clock: Clock, default_language: str = "tr") -> None:
+        self._lists = lists
+        self._clock = clock
+        self._default_language = default_language
+        self._refused: OrderedDict[UserKey, datetime] = OrderedDict()
+
+    def refusal(self, origin: Origin) -> list[Effect] | None:
+        """None for an allowed user; else the refusal to show (nothing within the hour)."""
+        if self._lists.admits(origin):
+            return None
+        now = self._clock()
+        told = self._refused.get(origin.user)
+        if told is not None and now - told < REFUSE_AGAIN_AFTER:
+            return []
+        self._refused[origin.user] = now
+        self._refused.move_to_end(origin.user)
+        while len(self._refused) > _REMEMBERED:
+            self._refused.popitem(last=False)
+        hint = (origin.language_hint or "")[:2].lower()
+        texts = texts_for(hint if hint in LANGUAGES else self._default_language)
+        return [Send(Screen((paragraph(texts.not_allowed),)))]
