@@ -87,13 +87,18 @@ def save_job(session: Session, *, job: Job) -> Job:
 
 
 def set_progress_message(session: Session, *, job_id: int, message_id: str, text: str) -> bool:
-    """Record the job's progress message unless it has one already; whether it was recorded.
+    """Record the job's progress message unless it has one or was delivered or ended meanwhile.
 
-    Only these two columns change, so whatever the poller stored meanwhile stays.
+    Whether it was recorded. Only these two columns change, so whatever the poller or the
+    sender stored meanwhile stays.
     """
     result = session.exec(
         update(Job)
-        .where(col(Job.id) == job_id, col(Job.progress_message_id).is_(None))
+        .where(
+            col(Job.id) == job_id,
+            col(Job.progress_message_id).is_(None),
+            col(Job.status).in_((JobStatus.PENDING, JobStatus.FINISHED)),
+        )
         .values(progress_message_id=message_id, progress_text=text)
     )
     return result.rowcount == 1
@@ -214,16 +219,25 @@ def record_file(session: Session, *, job_id: int, owner: str, until: datetime) -
     return result.rowcount == 1
 
 
-def save_leased_job(session: Session, *, job: Job, owner: str) -> bool:
-    """Store the job's changes if ``owner`` still holds its lease; whether it did."""
+def save_leased_job(session: Session, *, job: Job, owner: str) -> Job | None:
+    """Store the job's changes if ``owner`` still holds its lease: the stored row, else None.
+
+    A progress message recorded meanwhile (the order's announcement) is kept, not forgotten
+    because the caller's copy was read before it.
+    """
     assert job.id is not None
-    held = session.exec(
-        select(Job.id).where(col(Job.id) == job.id, col(Job.lease_owner) == owner).with_for_update()
+    stored = session.exec(
+        select(Job)
+        .where(col(Job.id) == job.id, col(Job.lease_owner) == owner)
+        .with_for_update()
+        .execution_options(populate_existing=True)
     ).first()
-    if held is None:
-        return False
-    session.merge(job)
-    return True
+    if stored is None:
+        return None
+    if job.progress_message_id is None and stored.progress_message_id is not None:
+        job.progress_message_id = stored.progress_message_id
+        job.progress_text = stored.progress_text
+    return session.merge(job)
 
 
 def settle_job(

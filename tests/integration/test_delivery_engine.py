@@ -183,3 +183,43 @@ async def test_one_process_delivers_for_a_platform_and_another_takes_over_when_i
 
     assert second.leads == {"telegram", "slack"}
     await second.stop()
+
+
+class SlowFirstSend(RecordingMessenger):
+    """Holds its first send (the order's announcement) until released."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def send(self, chat: ChatAddress, screen: Screen) -> str | None:
+        """The first call waits for ``release``; the rest go through."""
+        if not self.held.is_set():
+            self.held.set()
+            await self.release.wait()
+        return await super().send(chat, screen)
+
+
+async def test_an_announcement_that_lands_after_the_article_becomes_its_ready_line(
+    rig: DeliveryRig,
+) -> None:
+    messenger = SlowFirstSend()
+    delivery = await rig.delivery(messenger=messenger)
+    job = await rig.order(TITLE)
+    announcing = asyncio.create_task(delivery.outbox.announce(job))
+    await wait_until(messenger.held.is_set)
+    await finished(rig, job)
+    await delivery.poll_once()
+    assert (await rig.job(job.id)).status is JobStatus.DELIVERED
+
+    messenger.release.set()
+    await announcing
+
+    announced = messenger.sent[-1]
+    assert announced.text == TR.progress_unknown.format(title=TITLE)
+    (ended,) = messenger.edits
+    assert (ended.message_id, ended.text) == (
+        announced.message_id,
+        TR.article_ready.format(title=TITLE),
+    ), "no progress line is left saying the article is on its way"

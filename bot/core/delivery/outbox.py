@@ -121,11 +121,28 @@ class Outbox:
         )
         if recorded:
             return
-        # The poller posted one first and edits that one; ours would only go stale.
+        await self._settle_late_announcement(job_id, user, chat, message_id)
+
+    async def _settle_late_announcement(
+        self, job_id: int, user: ChatUser, chat: ChatAddress, message_id: str
+    ) -> None:
+        """Our progress message came too late to be recorded: finish it, or take it back."""
+        messenger = self._messengers[chat.platform]
+        job = await self._db.run(lambda s: jobs.get_job(s, job_id=job_id))
         try:
+            if (
+                job is not None
+                and job.status is JobStatus.DELIVERED
+                and not job.progress_message_id
+            ):
+                # The article went out while ours was on its way: it ends as the line would.
+                ready = self.texts(user).article_ready.format(title=job.title)
+                await messenger.edit(chat, message_id, notice(ready))
+                return
+            # The poller posted one first, or the job ended with a report of its own.
             await messenger.delete(chat, message_id)
         except MessengerError as err:
-            log.info("could not delete a second progress message of job %s: %r", job.id, err)
+            log.info("could not settle a late progress message of job %s: %r", job_id, err)
 
     # A job's progress message.
 

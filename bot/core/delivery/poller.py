@@ -245,7 +245,7 @@ class Poller:
     async def _store(self, job: Job) -> None:
         """Store the job's changes while this process still holds its lease."""
         owner = self._leases.owner
-        if not await self._db.run(lambda s: jobs.save_leased_job(s, job=job, owner=owner)):
+        if await self._db.run(lambda s: jobs.save_leased_job(s, job=job, owner=owner)) is None:
             raise LeaseLost(job.id)
 
 

@@ -205,9 +205,14 @@ class Sender:
             await messenger.send_document(chat, replace(document, caption=caption))
             await self._fenced(job_id, partial(jobs.record_file, job_id=job_id, owner=owner))
             job.file_sent = True
-        await self._outbox.finish_line(job, user, texts.article_ready.format(title=job.title))
+        ready = texts.article_ready.format(title=job.title)
+        await self._outbox.finish_line(job, user, ready)
+        known = job.progress_message_id
         job.status, job.delivered_at, job.failures = JobStatus.DELIVERED, self._clock(), 0
-        await self._done(job)
+        stored = await self._done(job)
+        if known is None and stored.progress_message_id is not None:
+            # The order's announcement was recorded while the article went out.
+            await self._outbox.finish_line(stored, user, ready)
         log.info("delivered job %s (%s) in %d parts", job.id, job.request_id, len(parts))
         await self._operations.article_ended(JobStatus.DELIVERED, str(job_id))
 
@@ -259,12 +264,13 @@ class Sender:
             log.warning("could not tell the user job %s is unsendable: %r", job.id, err)
         log.error("gave up sending job %s (%s)", job.id, job.request_id)
 
-    async def _done(self, job: Job) -> None:
-        """Store the job and hand its lease back, fenced on the lease."""
+    async def _done(self, job: Job) -> Job:
+        """Store the job and hand its lease back, fenced on the lease; the stored row."""
         assert job.id is not None
         owner = self._leases.owner
         job.lease_owner = job.lease_until = None
         self._leases.drop(job.id)
-        saved = await self._db.run(lambda s: jobs.save_leased_job(s, job=job, owner=owner))
-        if not saved:
+        stored = await self._db.run(lambda s: jobs.save_leased_job(s, job=job, owner=owner))
+        if stored is None:
             raise LeaseLost(job.id)
+        return stored
