@@ -56,8 +56,9 @@ async def _shell(settings: Settings, args: argparse.Namespace) -> None:
         messenger = ShellMessenger(console, local.data_dir / "articles")
         bot.messengers[SHELL] = messenger
         bot.start_delivery()
-        lines = PromptLines() if interactive else PipedLines(console)
-        chat = ShellChat(bot.conversations, messenger, lines, user=getpass.getuser())
+        user = getpass.getuser()
+        lines = PromptLines(user) if interactive else PipedLines(console, user)
+        chat = ShellChat(bot.conversations, messenger, lines, user=user)
         if interactive:
             with patch_stdout(raw=True):
                 await chat.run(patience=args.wait)
