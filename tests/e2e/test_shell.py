@@ -11,6 +11,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from storage import generate_key
+
 TITLE = "Yapay zekâ ile içerik üretimi"
 SPEED = "240"
 USER = "ayse"
@@ -202,3 +204,35 @@ def test_ctrl_c_cancels_a_dialog_and_leaving_waits_for_a_pending_article(tmp_pat
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize(
+    ("setting", "variable", "problem"),
+    [
+        ({"TOKEN_ENCRYPTION_KEY": "not-a-key"}, "TOKEN_ENCRYPTION_KEY", "not a Fernet key"),
+        ({"DATABASE_URL": "bogus://"}, "DATABASE_URL", "sqlite:/// or postgresql://"),
+        ({"DATABASE_URL": "postgresql://127.0.0.1:1/test"}, "DATABASE_URL", "does not answer"),
+    ],
+)
+def test_a_bad_key_or_database_is_one_line_naming_it(
+    tmp_path: Path, setting: dict[str, str], variable: str, problem: str
+) -> None:
+    # The service is never reached: the settings fail first.
+    service = {"ARTICLE_API_URL": "http://127.0.0.1:9", "TOKEN_ENCRYPTION_KEY": generate_key()}
+    env = shell_env(tmp_path) | service | setting
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "shell"],
+        input="",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert variable in lines[0]
+    assert problem in lines[0]
+    assert "Traceback" not in (tmp_path / "data" / "shell.log").read_text()
