@@ -153,6 +153,8 @@ class Texts:
             names = units.get(word.lower())
             if names is None:
                 return match.group(0)
-            return f"{amount}{space}{names[0] if amount == '1' else names[1]}"
+            unit_name = names[0] if amount == "1" else names[1]
+            # The service writes a Turkish decimal comma ("1,5 saat").
+            return f"{amount.replace(',', self.money_marks[1])}{space}{unit_name}"
 
         return _AMOUNT_AND_UNIT.sub(unit, text)
