@@ -80,6 +80,7 @@ def test_english_money_keeps_one_format() -> None:
         ("1 dakika", "1 minute"),
         ("12+ dakika", "12+ minutes"),
         ("5 sn", "5 sec"),
+        ("2 DAKİKA", "2 minutes"),
         ("1,5 saat", "1.5 hours"),
         ("about 2 minutes", "about 2 minutes"),
     ],

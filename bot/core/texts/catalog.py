@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from bot.api import Size, Tone
 from bot.core.money import format_tl
+from bot.core.turkish import fold
 
 __all__ = ["Texts"]
 
@@ -150,7 +151,7 @@ class Texts:
 
         def unit(match: re.Match[str]) -> str:
             amount, space, word = match.groups()
-            names = units.get(word.lower())
+            names = units.get(fold(word))
             if names is None:
                 return match.group(0)
             unit_name = names[0] if amount == "1" else names[1]
