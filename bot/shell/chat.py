@@ -102,15 +102,13 @@ class ShellChat:
         if line.startswith("/"):
             return line
         lines = [line]
-        while isinstance(more := await self._lines.read(secret=False, more=True), str):
-            if not more.strip():
+        while True:
+            more = await self._lines.read(secret=False, more=True)
+            if not isinstance(more, str) or not more.strip():
                 break
             lines.append(more)
-        else:
-            # Stopped in the middle of a list: Ctrl-C cancels it, the end of input sends it.
-            if more is Stop.INTERRUPT:
-                return more
-        return "\n".join(lines)
+        # Ctrl-C in the middle of a list cancels it; an empty line or the end of input sends it.
+        return more if more is Stop.INTERRUPT else "\n".join(lines)
 
     async def _answer(self, line: str) -> None:
         event = parse_line(line, self._choices, self._last_message_id, secret=self._secret)
