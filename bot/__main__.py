@@ -1,4 +1,4 @@
-"""``python -m bot``: run the bot on a chat platform, the sandbox, or a maintenance command."""
+"""python -m bot: run the bot on a chat platform, the sandbox, or a maintenance command."""
 
 from __future__ import annotations
 
@@ -10,18 +10,19 @@ import logging
 import signal
 import sys
 from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 from prompt_toolkit.patch_stdout import patch_stdout
 from pydantic import SecretStr
 from rich.console import Console
 
 from bot import sandbox
-from bot.bootstrap import configured_platforms, running_bot, sandboxed, serve_chats
+from bot.bootstrap import configured_platforms, running_bot, sandboxed, serve_chats, token_cipher
 from bot.config import ConfigError, Settings, load_settings
 from bot.logs import configure_logging
 from bot.shell import PLATFORM as SHELL
 from bot.shell import PipedLines, PromptLines, ShellChat, ShellMessenger
-from storage import Database, TokenCipher, upstream_sessions
+from storage import Database, DatabaseUnusable, upstream_sessions
 
 __all__ = ["SHELL_LOG", "main"]
 
@@ -56,8 +57,9 @@ async def _shell(settings: Settings, args: argparse.Namespace) -> None:
         messenger = ShellMessenger(console, local.data_dir / "articles")
         bot.messengers[SHELL] = messenger
         bot.start_delivery()
-        lines = PromptLines() if interactive else PipedLines(console)
-        chat = ShellChat(bot.conversations, messenger, lines, user=getpass.getuser())
+        user = getpass.getuser()
+        lines = PromptLines(user) if interactive else PipedLines(console, user)
+        chat = ShellChat(bot.conversations, messenger, lines, user=user)
         if interactive:
             with patch_stdout(raw=True):
                 await chat.run(patience=args.wait)
@@ -74,14 +76,15 @@ def _stop_on_signals() -> asyncio.Event:
 
 
 async def _chats(settings: Settings, args: argparse.Namespace, platforms: tuple[str, ...]) -> None:
+    # A missing token is said before a sandbox starts, not after its banner.
+    settings.require(*(f"{name}_bot_token" for name in platforms))
     async with _upstream(settings, args.sandbox, args.speed) as local:
         await serve_chats(local, platforms or configured_platforms(local), _stop_on_signals())
 
 
 def _rotate_keys(settings: Settings) -> None:
     settings.require("token_encryption_key")
-    assert settings.token_encryption_key is not None
-    cipher = TokenCipher(settings.token_encryption_key.get_secret_value())
+    cipher = token_cipher(settings)
     db = Database.connect(settings.effective_database_url)
     try:
         db.migrate()
@@ -100,6 +103,15 @@ def _migrate(settings: Settings) -> None:
     print("database is up to date")
 
 
+def _command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, **kwargs: Any
+) -> argparse.ArgumentParser:
+    """A sub-command whose help shows every option's default."""
+    return commands.add_parser(
+        name, formatter_class=argparse.ArgumentDefaultsHelpFormatter, **kwargs
+    )
+
+
 def _sandbox_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sandbox", action="store_true", help="run the built-in article service")
     parser.add_argument(
@@ -110,17 +122,17 @@ def _sandbox_options(parser: argparse.ArgumentParser) -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    shell = commands.add_parser("shell", help="chat with the bot in this terminal")
+    shell = _command(commands, "shell", help="chat with the bot in this terminal")
     _sandbox_options(shell)
     shell.add_argument(
         "--wait", type=float, default=90.0, help="seconds to wait for articles at end of input"
     )
-    _sandbox_options(commands.add_parser("run", help="every configured chat platform at once"))
-    _sandbox_options(commands.add_parser("telegram", help="the Telegram bot"))
-    _sandbox_options(commands.add_parser("slack", help="the Slack app"))
+    _sandbox_options(_command(commands, "run", help="every configured chat platform at once"))
+    _sandbox_options(_command(commands, "telegram", help="the Telegram bot"))
+    _sandbox_options(_command(commands, "slack", help="the Slack app"))
     commands.add_parser("sandbox", help="serve the built-in article service", add_help=False)
-    commands.add_parser("migrate", help="apply database migrations")
-    commands.add_parser("rotate-keys", help="re-encrypt stored tokens under the first key")
+    _command(commands, "migrate", help="apply database migrations")
+    _command(commands, "rotate-keys", help="re-encrypt stored tokens under the first key")
     return parser
 
 
@@ -131,35 +143,40 @@ def main(argv: Sequence[str] | None = None) -> None:
         sandbox.main(argv[1:])
         return
     args = _parser().parse_args(argv)
-    try:
-        settings = load_settings()
-        if args.command == "shell":
-            # The terminal is the chat: the log goes to a file beside the database.
-            settings.data_dir.mkdir(parents=True, exist_ok=True)
-            with (settings.data_dir / SHELL_LOG).open("a", encoding="utf-8") as log_file:
-                configure_logging(
-                    settings.log_level, _secrets(settings), log_file, settings.log_format
-                )
-                asyncio.run(_shell(settings, args))
-            return
-        configure_logging(settings.log_level, _secrets(settings), log_format=settings.log_format)
-        match args.command:
-            case "run":
-                asyncio.run(_chats(settings, args, ()))
-            case "telegram" | "slack":
-                asyncio.run(_chats(settings, args, (args.command,)))
-            case "migrate":
-                _migrate(settings)
-            case "rotate-keys":
-                _rotate_keys(settings)
-    except ConfigError as err:
-        sys.exit(f"configuration: {err}")
-    except KeyboardInterrupt:
-        pass
-    except Exception:
-        # Python's own traceback printer would bypass the redaction of secrets.
-        log.critical("the bot stopped on an unexpected error", exc_info=True)
-        sys.exit(1)
+    # The log file stays open until the last message, which may be about the failure.
+    with contextlib.ExitStack() as open_files:
+        try:
+            settings = load_settings()
+            log_file = None
+            if args.command == "shell":
+                # The terminal is the chat: the log goes to a file beside the database.
+                settings.data_dir.mkdir(parents=True, exist_ok=True)
+                log_path = settings.data_dir / SHELL_LOG
+                log_file = open_files.enter_context(log_path.open("a", encoding="utf-8"))
+            configure_logging(
+                settings.log_level, _secrets(settings), log_file, settings.log_format
+            )
+            match args.command:
+                case "shell":
+                    asyncio.run(_shell(settings, args))
+                case "run":
+                    asyncio.run(_chats(settings, args, ()))
+                case "telegram" | "slack":
+                    asyncio.run(_chats(settings, args, (args.command,)))
+                case "migrate":
+                    _migrate(settings)
+                case "rotate-keys":
+                    _rotate_keys(settings)
+        except ConfigError as err:
+            sys.exit(f"configuration: {err}")
+        except DatabaseUnusable as err:
+            sys.exit(f"configuration: DATABASE_URL {err}")
+        except KeyboardInterrupt:
+            pass
+        except Exception:
+            # Python's own traceback printer would bypass the redaction of secrets.
+            log.critical("the bot stopped on an unexpected error", exc_info=True)
+            sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ from bot.sandbox import RunningSandbox, running_sandbox
 from bot.slack import SlackRuntime, running_slack
 from bot.telegram import TelegramRuntime, running_telegram
 from bot.web import serving_http, web_app
-from storage import Database, TokenCipher, load_or_create_key_file, stats
+from storage import Database, InvalidKey, TokenCipher, load_or_create_key_file, stats
 
 __all__ = [
     "CHAT_PLATFORMS",
@@ -46,6 +46,7 @@ __all__ = [
     "running_bot",
     "sandboxed",
     "serve_chats",
+    "token_cipher",
 ]
 
 CHAT_PLATFORMS = ("telegram", "slack")
@@ -103,9 +104,19 @@ class Bot:
         self.operations.pending(backlog.count, backlog.oldest)
 
 
-def _encryption_keys(settings: Settings) -> str:
+def token_cipher(settings: Settings) -> TokenCipher:
+    """The cipher of the stored tokens; a key that is no Fernet key is a configuration error."""
+    keys, source = _encryption_keys(settings)
+    try:
+        return TokenCipher(keys)
+    except InvalidKey as err:
+        raise ConfigError(f"{source}: {err}") from None
+
+
+def _encryption_keys(settings: Settings) -> tuple[str, str]:
+    """The keys, and where they come from: the variable, or the generated key file."""
     if settings.token_encryption_key is not None:
-        return settings.token_encryption_key.get_secret_value()
+        return settings.token_encryption_key.get_secret_value(), "TOKEN_ENCRYPTION_KEY"
     path = settings.sqlite_path
     if path is None:
         # A key generated on a throwaway disk would lose every session at the next deploy.
@@ -116,7 +127,7 @@ def _encryption_keys(settings: Settings) -> str:
             "generated a token encryption key in %s; back it up, or set TOKEN_ENCRYPTION_KEY",
             path.with_suffix(".key"),
         )
-    return key
+    return key, str(path.with_suffix(".key"))
 
 
 def _stop_scheduler(scheduler: AsyncIOScheduler) -> None:
@@ -140,7 +151,7 @@ async def running_bot(
     settings.require("article_api_url")
     assert settings.article_api_url is not None
     clock = clock or system_clock
-    cipher = TokenCipher(_encryption_keys(settings))
+    cipher = token_cipher(settings)
     db = Database.connect(settings.effective_database_url)
     async with AsyncExitStack() as stack:
         stack.callback(db.dispose)

@@ -13,7 +13,7 @@ from storage.crypto import (
     generate_key,
     load_or_create_key_file,
 )
-from storage.database import Database, MigrationError
+from storage.database import Database, DatabaseUnusable, MigrationError
 from storage.leadership import Leadership
 from storage.models import (
     Awaiting,
@@ -34,6 +34,7 @@ __all__ = [
     "Awaiting",
     "ChatUser",
     "Database",
+    "DatabaseUnusable",
     "Draft",
     "DraftKind",
     "DraftStep",

@@ -14,19 +14,28 @@ from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, make_url
 from sqlalchemy.engine import URL
 from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 from sqlmodel import Session
 
 from storage.leadership import Leadership, leadership_for
 
-__all__ = ["Database", "MigrationError"]
+__all__ = ["Database", "DatabaseUnusable", "MigrationError"]
 
 T = TypeVar("T")
 
 _MIGRATIONS = Path(__file__).with_name("migrations")
 # Any constant works; it only has to be the same for every replica migrating one database.
 _MIGRATION_LOCK_ID = 0x6D616B616C65
+_BACKENDS = frozenset({"sqlite", "postgresql"})
 _SQLITE_PRAGMAS = ("journal_mode=WAL", "busy_timeout=5000", "foreign_keys=ON")
+
+
+class DatabaseUnusable(Exception):
+    """The database URL names no database this bot can use, or its server does not answer.
+
+    The message never quotes the URL: it may hold a password.
+    """
 
 
 class MigrationError(Exception):
@@ -48,7 +57,12 @@ class Database:
     @classmethod
     def connect(cls, url: str) -> Database:
         """An engine for the URL; ``postgresql://`` means psycopg 3, SQLite gets its pragmas."""
-        parsed = _normalised_url(url)
+        try:
+            parsed = _normalised_url(url)
+        except ArgumentError:
+            raise DatabaseUnusable("is not a database URL") from None
+        if parsed.get_backend_name() not in _BACKENDS:
+            raise DatabaseUnusable("must be a sqlite:/// or postgresql:// URL") from None
         if parsed.get_backend_name() != "sqlite":
             # Replicas keep connections for hours; the server or a proxy may drop them.
             return cls(create_engine(parsed, pool_pre_ping=True))
@@ -86,7 +100,7 @@ class Database:
     @contextmanager
     def migration_connection(self) -> Iterator[Connection]:
         """A connection in a transaction that is safe to migrate in; committed on exit."""
-        with self._engine.connect() as connection:
+        with self._connection() as connection:
             fk_paused = _foreign_keys_off(connection) if self.is_sqlite else nullcontext()
             with fk_paused, connection.begin():
                 if not self.is_sqlite:
@@ -97,6 +111,17 @@ class Database:
                 yield connection
                 if self.is_sqlite:
                     _check_foreign_keys(connection)
+
+    @contextmanager
+    def _connection(self) -> Iterator[Connection]:
+        try:
+            connection = self._engine.connect()
+        except OperationalError as err:
+            # The driver's first line says why ("Connection refused"); the rest is advice.
+            reason = str(err.orig or err).strip().splitlines()[0]
+            raise DatabaseUnusable(f"names a server that does not answer: {reason}") from None
+        with connection:
+            yield connection
 
     async def run(self, work: Callable[[Session], T]) -> T:
         """Run ``work`` in a worker thread, in one transaction (see ``run_sync``).

@@ -52,7 +52,7 @@ from bot.core.screens import Effect
 from bot.core.states import Awaiting, JobStatus
 from bot.core.texts import LANGUAGES
 from bot.core.turn import AtOnce, CoreServices, Turn, language_of
-from storage import bookkeeping, jobs, users
+from storage import bookkeeping, drafts, jobs, users
 from storage.models import ChatUser
 
 __all__ = ["COMMANDS", "Conversations", "OrderChoices"]
@@ -124,6 +124,17 @@ class Conversations:
             return len(jobs.jobs_of_user(session, user_id=user.id, statuses=waiting))
 
         return await self.services.db.run(count)
+
+    async def in_dialog(self, origin: Origin) -> bool:
+        """Whether a dialog is in progress: an input awaited, or an order not yet placed."""
+        user = await self._user(origin)
+        user_id = user.id
+        assert user_id is not None
+        if user.awaiting is not None:
+            return True
+        return await self.services.db.run(
+            lambda s: drafts.open_draft(s, user_id=user_id) is not None
+        )
 
     async def _user(self, origin: Origin) -> ChatUser:
         key = origin.user

@@ -43,12 +43,19 @@ class ChatAddress:
 
 @dataclass(frozen=True, slots=True)
 class Origin:
-    """Who did something where; ``private`` is a one-to-one chat with the bot."""
+    """Who did something where; ``private`` is a one-to-one chat with the bot.
+
+    ``deletes_messages`` is false where the user's messages stay as typed (a terminal,
+    which never echoes a password), so no text promises to delete one; ``line_by_line``
+    is true where each typed line arrives alone, so a list ends with an empty line.
+    """
 
     user: UserKey
     chat: ChatAddress
     private: bool = True
     language_hint: str | None = None
+    deletes_messages: bool = True
+    line_by_line: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,14 +1,15 @@
-"""Money the Turkish way: ``1.234,50 TL`` from a ``Decimal``, rounded half up."""
+"""Money from a ``Decimal``, rounded half up: ``1.234,50 TL`` in Turkish, ``1,234.50 TL`` else."""
 
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 
-__all__ = ["format_tl", "to_kurus"]
+__all__ = ["ENGLISH_MARKS", "TURKISH_MARKS", "format_tl", "to_kurus"]
 
 _CENT = Decimal("0.01")
-# Python groups with "," and marks decimals with "."; Turkish does the opposite.
-_TURKISH_MARKS = str.maketrans(",.", ".,")
+# The thousands mark, then the decimal mark.
+TURKISH_MARKS = ".,"
+ENGLISH_MARKS = ",."
 
 
 def to_kurus(amount: Decimal) -> Decimal:
@@ -16,9 +17,10 @@ def to_kurus(amount: Decimal) -> Decimal:
     return amount.quantize(_CENT, rounding=ROUND_HALF_UP)
 
 
-def format_tl(amount: Decimal) -> str:
-    """Format an amount of Turkish lira: dots group thousands, a comma before the kuruş."""
+def format_tl(amount: Decimal, *, marks: str = TURKISH_MARKS) -> str:
+    """Format an amount of Turkish lira; by default dots group thousands, a comma before kuruş."""
     rounded = to_kurus(amount)
-    grouped = f"{abs(rounded):,.2f}".translate(_TURKISH_MARKS)
+    # Python groups with "," and marks decimals with ".".
+    grouped = f"{abs(rounded):,.2f}".translate(str.maketrans(ENGLISH_MARKS, marks))
     sign = "-" if rounded < 0 else ""
     return f"{sign}{grouped} TL"

@@ -35,7 +35,6 @@ from bot.api import (
 )
 from bot.core.durations import estimate_seconds
 from bot.core.errors import NotLoggedIn
-from bot.core.money import format_tl
 from bot.core.states import DraftKind, DraftStep
 from bot.core.turn import Turn
 from storage import drafts, jobs
@@ -81,13 +80,14 @@ async def _place_single(turn: Turn, draft: Draft) -> Placed:
     except _FAILURES as err:
         return await _settle_failure(turn, draft, err)
     recorded = await _record_jobs(turn, draft, [(title, created)])
-    cost = format_tl(created.cost if created.cost is not None else draft.cost or Decimal(0))
+    texts = turn.texts
+    cost = texts.money(created.cost if created.cost is not None else draft.cost or Decimal(0))
     if created.estimated_time:
-        text = turn.texts.order_placed_estimate.format(
-            title=title, estimate=created.estimated_time, cost=cost
+        text = texts.order_placed_estimate.format(
+            title=title, estimate=texts.duration(created.estimated_time), cost=cost
         )
     else:
-        text = turn.texts.order_placed.format(title=title, cost=cost)
+        text = texts.order_placed.format(title=title, cost=cost)
     return Placed(text, jobs=recorded)
 
 
@@ -114,12 +114,12 @@ async def _place_bulk(turn: Turn, draft: Draft) -> Placed:
     recorded = await _record_jobs(turn, draft, placed, settled=settled)
     total = sum((c.cost or Decimal(0) for _, c in placed), Decimal(0))
     if failure is None:
-        text = turn.texts.bulk_placed.format(count=len(placed), cost=format_tl(total))
+        text = turn.texts.bulk_placed.format(count=len(placed), cost=turn.texts.money(total))
     else:
         text = turn.texts.bulk_partly_placed.format(
             count=len(placed),
             total=len(items),
-            cost=format_tl(total),
+            cost=turn.texts.money(total),
             reason=_reason(turn, failure),
         )
     return Placed(text, jobs=recorded)
@@ -180,7 +180,7 @@ def _reason(turn: Turn, err: _Failure) -> str:
             required and current is not None
         ):
             return texts.order_insufficient.format(
-                required=format_tl(required), current=format_tl(current)
+                required=texts.money(required), current=texts.money(current)
             )
         case RequestRejected():
             return texts.order_rejected.format(reason=str(err))

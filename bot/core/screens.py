@@ -21,19 +21,27 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Button:
-    """A button; ``data`` is its serialised action, at most 64 bytes."""
+    """A button; ``data`` is its serialised action, at most 64 bytes.
+
+    ``key`` is the number of the listed item it belongs to, for chats where a choice is typed;
+    ``aliases`` are other names it answers to when typed (the other language's name).
+    """
 
     label: str
     data: str
+    key: int | None = None
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Screen:
-    """A message: rich text, rows of buttons, and whether the answer to it is a secret."""
+    """A message: rich text, rows of buttons, and what kind of answer it awaits."""
 
     blocks: tuple[Block, ...]
     buttons: tuple[tuple[Button, ...], ...] = ()
     secret_input: bool = False
+    # The answer may run over several lines (a list of titles).
+    multiline_input: bool = False
 
     @property
     def text(self) -> str:

@@ -14,9 +14,13 @@ __all__ = ["main"]
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m bot sandbox") -> None:
     """Parse the sandbox options in `argv` and serve until interrupted."""
-    parser = argparse.ArgumentParser(prog=prog, description="A fake article service for demos.")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8081)
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="A fake article service for demos.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8081, help="port to listen on (0: any free)")
     parser.add_argument(
         "--speed", type=float, default=DEMO_SPEED, help="how much faster jobs finish than real"
     )

@@ -12,7 +12,7 @@ from typing import TextIO
 
 import uvicorn
 
-from bot.sandbox.app import create_app
+from bot.sandbox.app import DOCS_PATH, create_app
 from bot.sandbox.state import SandboxState
 
 __all__ = ["DEMO_SPEED", "RunningSandbox", "running_sandbox", "serve_forever"]
@@ -73,7 +73,8 @@ async def serve_forever(
     state = SandboxState(speed=speed, seed=seed, failure_rate=failure_rate)
     sock = _bind(host, port)
     out = out or sys.stdout
-    out.write(f"Makale sandbox: {_url(sock)} (speed x{speed:g})\nAccounts:\n")
+    out.write(f"Makale sandbox: {_url(sock)} (speed x{speed:g})\n")
+    out.write(f"API page: {_url(sock)}{DOCS_PATH}\nAccounts:\n")
     for account in state.accounts:
         out.write(f"  {account.email:<20} {account.password:<12} {account.balance} TL\n")
     out.flush()

@@ -7,8 +7,9 @@ import asyncio
 from bot.core.conversation import Conversations
 from bot.core.events import ChatAddress, Command, Event, Origin, Press, Text, UserKey
 from bot.core.screens import Document, Screen
+from bot.core.texts import Texts, texts_for
 from bot.shell.choices import Choices
-from bot.shell.lines import LineSource
+from bot.shell.lines import LineSource, Stop
 from bot.shell.messenger import ShellMessenger
 
 __all__ = ["PLATFORM", "ShellChat", "parse_line"]
@@ -54,23 +55,95 @@ class ShellChat:
         self._messenger = messenger
         self._lines = lines
         self._key = UserKey(PLATFORM, user)
-        self._origin = Origin(self._key, _CHAT, private=True, language_hint=language)
+        self._origin = Origin(
+            self._key,
+            _CHAT,
+            private=True,
+            language_hint=language,
+            deletes_messages=False,
+            line_by_line=True,
+        )
         self._choices = Choices()
         self._secret = False
+        self._multiline = False
         self._last_message_id: str | None = None
 
     async def run(self, *, patience: float) -> None:
-        """Chat until the input ends, then wait (up to the timeout) for articles still coming."""
+        """Chat until the user leaves, waiting (up to the timeout) for articles still coming.
+
+        Ctrl-C cancels a dialog in progress. Ctrl-C at rest, Ctrl-D or the end of the input
+        say how many articles are still coming and wait for them; a second press leaves.
+        """
         await self.handle(Command("start"))
-        while (line := await self._lines.read(secret=self._secret)) is not None:
-            event = parse_line(line, self._choices, self._last_message_id, secret=self._secret)
-            if event is not None:
-                await self.handle(event)
-        await self._drain(patience)
+        leaving = False
+        while True:
+            line = await (self._read_while_waiting(patience) if leaving else self._read())
+            interrupted = line is Stop.INTERRUPT and not leaving
+            if interrupted and await self._conversations.in_dialog(self._origin):
+                await self.handle(Command("iptal"))
+                continue
+            if isinstance(line, Stop) or line is None:
+                if leaving or not await self._announce_wait():
+                    break
+                if not self._lines.interactive:
+                    await self._drain(patience)
+                    break
+                leaving = True
+                continue
+            leaving = False
+            await self._answer(line)
+        self._messenger.notice((await self._texts()).shell_goodbye)
+
+    async def _read(self) -> str | Stop:
+        """One answer: a line, or the lines up to an empty one where a list is awaited."""
+        line = await self._lines.read(secret=self._secret)
+        if isinstance(line, Stop) or not self._multiline or not line.strip():
+            return line
+        if line.startswith("/"):
+            return line
+        lines = [line]
+        while True:
+            more = await self._lines.read(secret=False, more=True)
+            if not isinstance(more, str) or not more.strip():
+                break
+            lines.append(more)
+        # Ctrl-C in the middle of a list cancels it; an empty line or the end of input sends it.
+        return more if more is Stop.INTERRUPT else "\n".join(lines)
+
+    async def _answer(self, line: str) -> None:
+        event = parse_line(line, self._choices, self._last_message_id, secret=self._secret)
+        if isinstance(event, Text) and self._choices.numbers and not self._secret:
+            # A typo keeps the choices on offer, and says how to pick one.
+            first, last = self._choices.numbers
+            texts = await self._texts()
+            self._messenger.notice(texts.choose_by_number.format(first=first, last=last))
+        elif event is not None:
+            await self.handle(event)
+
+    async def _texts(self) -> Texts:
+        return texts_for(await self._conversations.language(self._origin))
+
+    async def _announce_wait(self) -> bool:
+        """Say how many articles are still coming; False when there are none."""
+        count = await self._conversations.unfinished_jobs(self._key)
+        if count:
+            self._messenger.notice((await self._texts()).shell_waiting.format(count=count))
+        return count > 0
+
+    async def _read_while_waiting(self, patience: float) -> str | Stop | None:
+        """A line typed while the articles are awaited; None once they have come."""
+        waiting = asyncio.ensure_future(self._drain(patience))
+        reading = asyncio.ensure_future(self._read())
+        try:
+            await asyncio.wait({waiting, reading}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiting.cancel()
+            reading.cancel()
+        return reading.result() if reading.done() and not reading.cancelled() else None
 
     async def handle(self, event: Event) -> None:
         """Answer one event and show every effect before the next line is read."""
-        self._secret = False
+        self._secret = self._multiline = False
         with self._messenger.holding():
             await self._conversations.answer(self._origin, event, self)
 
@@ -80,6 +153,7 @@ class ShellChat:
         self._last_message_id = message_id
         self._choices = Choices.of(screen, message_id)
         self._secret = screen.secret_input
+        self._multiline = screen.multiline_input
 
     async def edit(self, message_id: str, screen: Screen) -> None:
         """Print the new screen below: a terminal cannot change what it printed."""

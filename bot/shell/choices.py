@@ -7,34 +7,63 @@ from dataclasses import dataclass
 from bot.core import turkish
 from bot.core.screens import Button, Screen
 
-__all__ = ["Choices"]
+__all__ = ["Choices", "numbered"]
 
 # A size button reads "Kısa · 300-500 kelime · 15,00 TL"; its name is the part before the dot.
 _LABEL_PARTS = "·"
+
+
+def numbered(screen: Screen) -> tuple[tuple[tuple[int, Button], ...], ...]:
+    """The screen's buttons by row, each with the number typed to choose it.
+
+    A button of a listed item takes the item's number, so that "6." in the list is chosen
+    with 6; the others count on from the highest number given so far.
+    """
+    rows = []
+    following = 1
+    for row in screen.buttons:
+        keyed = []
+        for button in row:
+            number = button.key or following
+            keyed.append((number, button))
+            following = max(following, number + 1)
+        rows.append(tuple(keyed))
+    return tuple(rows)
+
+
+def _bare(name: str) -> str:
+    """A name folded the Turkish way, without signs such as the arrows of "Sonraki ▶"."""
+    kept = "".join(char if char.isalnum() else " " for char in turkish.fold(name))
+    return " ".join(kept.split())
 
 
 @dataclass(frozen=True, slots=True)
 class Choices:
     """The buttons of the last screen that offered some, and the message that holds them."""
 
-    buttons: tuple[Button, ...] = ()
+    buttons: tuple[tuple[int, Button], ...] = ()
     message_id: str | None = None
 
     @classmethod
     def of(cls, screen: Screen, message_id: str | None) -> Choices:
         """The choices a screen offers."""
-        return cls(tuple(button for row in screen.buttons for button in row), message_id)
+        return cls(tuple(choice for row in numbered(screen) for choice in row), message_id)
+
+    @property
+    def numbers(self) -> tuple[int, int] | None:
+        """The lowest and the highest number on offer, or None without choices."""
+        keys = [number for number, _ in self.buttons]
+        return (min(keys), max(keys)) if keys else None
 
     def pick(self, line: str) -> Button | None:
         """The button a typed line chooses: ``2``, ``profesyonel`` or ``ÇOK UZUN``; else None."""
         typed = line.strip()
         # isdecimal, not isdigit: "²" is a digit that int() refuses.
         if typed.isdecimal():
-            index = int(typed) - 1
-            return self.buttons[index] if 0 <= index < len(self.buttons) else None
-        wanted = turkish.fold(typed)
-        for button in self.buttons:
-            names = {button.label, button.label.split(_LABEL_PARTS)[0]}
-            if wanted and any(turkish.fold(name) == wanted for name in names):
+            return next((b for number, b in self.buttons if number == int(typed)), None)
+        wanted = _bare(typed)
+        for _, button in self.buttons:
+            names = {button.label, button.label.split(_LABEL_PARTS)[0], *button.aliases}
+            if wanted and any(_bare(name) == wanted for name in names):
                 return button
         return None

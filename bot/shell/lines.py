@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import enum
 import sys
 from typing import Protocol, TextIO
 
@@ -10,10 +11,16 @@ from prompt_toolkit import PromptSession
 from rich.console import Console
 from rich.text import Text
 
-__all__ = ["LineSource", "PipedLines", "PromptLines"]
+__all__ = ["LineSource", "PipedLines", "PromptLines", "Stop", "prompt"]
 
-PROMPT = "sen › "
 _HIDDEN = "•" * 8
+# Lines after the first of a multi-line answer.
+_MORE = "  … "
+
+
+def prompt(user: str, *, more: bool = False) -> str:
+    """What stands before a typed line: the user's name, or a continuation mark."""
+    return _MORE if more else f"{user} › "
 
 
 def masked(line: str) -> str:
@@ -25,40 +32,63 @@ def masked(line: str) -> str:
     return line
 
 
-class LineSource(Protocol):
-    """Reads the user's next line; None at the end of input."""
+class Stop(enum.Enum):
+    """What the user did instead of typing a line."""
 
-    async def read(self, *, secret: bool) -> str | None:
-        """The next line, read without echo when it is a secret."""
+    END = "Ctrl-D, or the end of the input"
+    INTERRUPT = "Ctrl-C"
+
+
+class LineSource(Protocol):
+    """Reads the user's next line, or how they stopped.
+
+    Nothing is raised for Ctrl-C: a ``KeyboardInterrupt`` escaping a task would stop the loop.
+    """
+
+    # Whether a person types the lines, who can still answer after the end of input.
+    interactive: bool
+
+    async def read(self, *, secret: bool, more: bool = False) -> str | Stop:
+        """The next line, read without echo when it is a secret; ``more`` continues an answer."""
 
 
 class PromptLines:
     """An interactive prompt; bot messages print above it while the user types."""
 
-    def __init__(self) -> None:
+    interactive = True
+
+    def __init__(self, user: str) -> None:
+        self._user = user
         self._session: PromptSession[str] = PromptSession()
 
-    async def read(self, *, secret: bool) -> str | None:
-        """Prompt for a line; Ctrl+D or Ctrl+C end the chat."""
+    async def read(self, *, secret: bool, more: bool = False) -> str | Stop:
+        """Prompt for a line."""
         try:
-            return await self._session.prompt_async(PROMPT, is_password=secret)
-        except (EOFError, KeyboardInterrupt):
-            return None
+            return await self._session.prompt_async(
+                prompt(self._user, more=more), is_password=secret
+            )
+        except EOFError:
+            return Stop.END
+        except KeyboardInterrupt:
+            return Stop.INTERRUPT
 
 
 class PipedLines:
     """Lines from a pipe or file, echoed so a transcript reads like a conversation."""
 
-    def __init__(self, console: Console, stream: TextIO | None = None) -> None:
+    interactive = False
+
+    def __init__(self, console: Console, user: str, stream: TextIO | None = None) -> None:
         self._console = console
+        self._user = user
         self._stream = stream or sys.stdin
 
-    async def read(self, *, secret: bool) -> str | None:
-        """The next line of the stream, or None at its end."""
+    async def read(self, *, secret: bool, more: bool = False) -> str | Stop:
+        """The next line of the stream, or the end."""
         line: str = await asyncio.to_thread(self._stream.readline)
         if not line:
-            return None
+            return Stop.END
         line = line.rstrip("\r\n")
         shown = _HIDDEN if secret else masked(line)
-        self._console.print(Text.assemble((PROMPT, "bold"), shown))
+        self._console.print(Text.assemble((prompt(self._user, more=more), "bold"), shown))
         return line

@@ -72,10 +72,9 @@ class ShellMessenger:
         """Nothing to delete: the password prompt never echoed."""
 
     async def send_document(self, chat: ChatAddress, document: Document) -> None:
-        """Save the file and say where it is."""
+        """Save the file under a name of its own and say where it is."""
         self._documents.mkdir(parents=True, exist_ok=True)
-        path = self._documents / document.filename
-        path.write_bytes(document.content)
+        path = _save_apart(self._documents / document.filename, document.content)
         self._console.print(f"📄 {document.caption}: {path}", style="dim", markup=False)
         self._console.print()
 
@@ -87,3 +86,18 @@ class ShellMessenger:
         """Print a short notice for a choice."""
         self._console.print(f"ⓘ {text}", style="dim", markup=False)
         self._console.print()
+
+
+def _save_apart(path: Path, content: bytes) -> Path:
+    """Write a new file: two articles of one title are two files, ``name.md`` and ``name-2.md``."""
+    candidate, number = path, 1
+    while True:
+        try:
+            # "x" creates, never overwrites: an earlier article of the same title stays.
+            with candidate.open("xb") as file:
+                file.write(content)
+        except FileExistsError:
+            number += 1
+            candidate = path.with_stem(f"{path.stem}-{number}")
+        else:
+            return candidate

@@ -6,6 +6,7 @@ from rich.text import Text
 
 from bot.core.richtext import Block, BulletList, CodeBlock, Heading, Paragraph, Span
 from bot.core.screens import Screen
+from bot.shell.choices import numbered
 
 __all__ = ["render_screen"]
 
@@ -32,17 +33,15 @@ def _block(block: Block) -> Text:
 
 
 def render_screen(screen: Screen) -> Text:
-    """The screen as rich text; its buttons are numbered from 1, as ``Choices`` counts them."""
+    """The screen as rich text; its buttons are numbered as ``Choices`` counts them."""
     parts = [_block(block) for block in screen.blocks]
     rows = []
-    number = 1
-    for row in screen.buttons:
+    for row in numbered(screen):
         choices = Text("  ")
-        for button in row:
+        for number, button in row:
             choices.append(f"[{number}] ", style="bold cyan")
             choices.append(button.label)
             choices.append("   ")
-            number += 1
         choices.rstrip()
         rows.append(choices)
     if rows:

@@ -11,8 +11,12 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from storage import generate_key
+
 TITLE = "Yapay zekâ ile içerik üretimi"
 SPEED = "240"
+USER = "ayse"
+PROMPT = f"{USER} ›"
 # Under a terminal the text is styled: escape codes may stand between any two words.
 STYLE = r"(?:\x1b\[[0-9;]*m)*"
 
@@ -27,7 +31,22 @@ def shell_env(tmp_path: Path) -> dict[str, str]:
     keep = {"PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR"}
     env = {k: v for k, v in os.environ.items() if k in keep}
     env.update({"PYTHONUNBUFFERED": "1", "PROMPT_TOOLKIT_NO_CPR": "1", "COLUMNS": "120"})
+    # The prompt shows the user's name.
+    env["LOGNAME"] = USER
     return env
+
+
+def spawn(tmp_path: Path, *extra: str) -> pexpect.spawn:
+    """The terminal chat under a pseudo-terminal, as a person runs it."""
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "bot", "shell", "--sandbox", "--speed", SPEED, *extra],
+        cwd=str(tmp_path),
+        env=shell_env(tmp_path),
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(40, 120),
+    )
 
 
 def run_piped(tmp_path: Path, script: str, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -93,21 +112,14 @@ def test_articles_still_running_at_the_end_are_listed(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_interactive_prompt_hides_the_password(tmp_path: Path) -> None:
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "bot", "shell", "--sandbox", "--speed", SPEED],
-        cwd=str(tmp_path),
-        env=shell_env(tmp_path),
-        encoding="utf-8",
-        timeout=30,
-        dimensions=(40, 120),
-    )
+    child = spawn(tmp_path)
     try:
-        child.expect("sen ›")
+        child.expect(PROMPT)
         child.sendline("/giris")
         child.expect("E-posta adresinizi yazın")
         child.sendline("demo@example.com")
         child.expect("Şifrenizi yazın")
+        assert "sileceğim" not in (child.buffer or ""), "the terminal deletes no message"
         child.sendline("Demo12345")
         child.expect("Bakiyeniz: 500,00 TL")
         assert "Demo12345" not in (child.before or "")
@@ -125,3 +137,102 @@ def test_interactive_prompt_hides_the_password(tmp_path: Path) -> None:
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+
+
+def test_a_wrong_answer_keeps_the_choices_and_says_what_is_expected(tmp_path: Path) -> None:
+    script = "\n".join(
+        ["/giris", "demo@example.com", "Demo12345", f"/yaz {TITLE}", "7", "çok", "PERSUASIVE"]
+    )
+    done = run_piped(tmp_path, script + "\nkisa\n")
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    assert out.count("1–6 arasından bir numara ya da seçeneğin adını yazın") == 2
+    assert "Ton: İkna Edici" in out, "an English name is a choice too"
+    assert "Boyut: Kısa" in out
+    assert "Ne istediğinizi anlamadım" not in out
+    assert f"{PROMPT} /yaz" in out
+    assert "sen ›" not in out
+    assert "sileceğim" not in out, "the terminal deletes no message"
+    assert "Bakiyenizi görün" in out, "the help speaks to the user as siz"
+    assert "; ile ayırarak" in out, "the help says how to order several titles"
+
+
+def test_bulk_titles_one_per_line_and_one_title_twice_saved_apart(tmp_path: Path) -> None:
+    titles = [TITLE, "Bulut bilişimin kısa tarihi", TITLE]
+    script = "\n".join(["/giris demo@example.com Demo12345", "/toplu", *titles, "", "1", "1"])
+    done = run_piped(tmp_path, script + "\nOnayla\n")
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    assert "boş bir satır bırakın" in out
+    assert "Başlıklar (3)" in out
+    assert "3 makale sipariş edildi" in out
+    saved = sorted(p.name for p in (tmp_path / "data" / "articles").glob("*.md"))
+    assert saved == [
+        "bulut-bilisimin-kisa-tarihi.md",
+        "yapay-zeka-ile-icerik-uretimi-2.md",
+        "yapay-zeka-ile-icerik-uretimi.md",
+    ]
+    assert "Görüşmek üzere!" in out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_ctrl_c_cancels_a_dialog_and_leaving_waits_for_a_pending_article(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--speed", "1")
+    try:
+        child.expect(PROMPT)
+        child.sendline("/giris demo@example.com Demo12345")
+        child.expect("Bakiyeniz: 500,00 TL")
+        child.sendline("/yaz")
+        child.expect("başlığını yazın")
+        child.expect(PROMPT)
+        child.sendcontrol("c")
+        child.expect("İptal edildi")
+        child.sendline(f"/yaz {TITLE}")
+        child.expect(styled("[1] ", "Profesyonel"))
+        child.sendline("1")
+        child.expect("Kısa")
+        child.sendline("1")
+        child.expect("Onayla")
+        child.sendline("Onayla")
+        child.expect("Siparişiniz alındı")
+        child.expect(PROMPT)
+        child.sendeof()
+        child.expect("1 makale bekleniyor; çıkmak için tekrar Ctrl-C")
+        child.sendcontrol("c")
+        child.expect("Görüşmek üzere!")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize(
+    ("setting", "variable", "problem"),
+    [
+        ({"TOKEN_ENCRYPTION_KEY": "not-a-key"}, "TOKEN_ENCRYPTION_KEY", "not a Fernet key"),
+        ({"DATABASE_URL": "bogus://"}, "DATABASE_URL", "sqlite:/// or postgresql://"),
+        ({"DATABASE_URL": "postgresql://127.0.0.1:1/test"}, "DATABASE_URL", "does not answer"),
+    ],
+)
+def test_a_bad_key_or_database_is_one_line_naming_it(
+    tmp_path: Path, setting: dict[str, str], variable: str, problem: str
+) -> None:
+    # The service is never reached: the settings fail first.
+    service = {"ARTICLE_API_URL": "http://127.0.0.1:9", "TOKEN_ENCRYPTION_KEY": generate_key()}
+    env = shell_env(tmp_path) | service | setting
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "shell"],
+        input="",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert variable in lines[0]
+    assert problem in lines[0]
+    assert "Traceback" not in (tmp_path / "data" / "shell.log").read_text()

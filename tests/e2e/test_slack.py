@@ -78,7 +78,7 @@ async def test_every_command_answers_the_user_alone(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     help_screen = await rig.says("/yardim", "", "giriş yapmadınız")
-    assert "• */yaz* — Yeni makale sipariş et" in text_of(help_screen)
+    assert "• */yaz* — Yeni makale sipariş edin" in text_of(help_screen)
     await rig.says("/bakiye", "", "Önce giriş")
     await rig.says("/yaz", "", "Önce giriş")
     assert rig.slack.views == [], "no order form before login"
@@ -122,7 +122,7 @@ async def test_every_command_answers_the_user_alone(
     languages = await rig.says("/dil", "", "Dil seçin")
     english = await rig.presses(languages, "English", "Language: English")
     assert english["ts"] == languages["ts"], "the pressed message is replaced"
-    await rig.says("/bakiye", "", "Your balance: 500,00 TL")
+    await rig.says("/bakiye", "", "Your balance: 500.00 TL")
     await rig.command("/giris")
     english_modal = await rig.opened("login", count=2)
     assert english_modal["title"]["text"] == slack_texts("en").login_title, "modals follow /dil"

@@ -6,6 +6,7 @@ import asyncio
 import io
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -98,8 +99,23 @@ async def test_insufficient_balance_is_said_before_any_charge(rig: Rig) -> None:
     await rig.log_in(email=LOW_BALANCE_EMAIL, password=LOW_BALANCE_PASSWORD)
     summary = await order(rig, MEDIUM)
     assert "yetmiyor" in (summary.text or "")
-    assert "Onayla" not in [b["text"] for row in summary.buttons for b in row]
+    assert [b["text"] for row in summary.buttons for b in row] == [SHORT, "İptal"]
     assert rig.sandbox.state.create_count == 0
+    cheaper = await rig.presses(ALICE, summary, SHORT, "Ücret: 15,00 TL")
+    assert "Onayla" in [b["text"] for row in cheaper.buttons for b in row]
+
+
+async def test_english_mode_is_english_from_the_tones_to_the_estimate(rig: Rig) -> None:
+    await rig.log_in()
+    await rig.says(ALICE, "/dil en", "Language: English")
+    tones = await rig.says(ALICE, f"/yaz {TITLE}", "Pick the writing tone")
+    assert "Persuasive — Satış odaklı, motive edici bir dil" in (tones.text or "")
+    sizes = await rig.presses(ALICE, tones, "Persuasive", "Pick the article size")
+    short = "Short · 300-500 words · 15.00 TL"
+    summary = await rig.presses(ALICE, sizes, short, "Your balance: 500.00 TL")
+    assert [b["text"] for row in summary.buttons for b in row] == ["Confirm", "Cancel"]
+    receipt = await rig.presses(ALICE, summary, "Confirm", "Order placed")
+    assert re.search(r"Estimated time: \d+(-\d+)? seconds?\. Cost: 15\.00 TL", receipt.text or "")
 
 
 async def test_expired_access_token_is_refreshed_and_the_rotated_token_kept(rig: Rig) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from decimal import Decimal
 from pathlib import Path
@@ -337,7 +338,7 @@ async def test_logout_forgets_the_session(h: Harness) -> None:
     await chat.login()
     assert "Çıkış yapıldı" in texts(await chat.say("/cikis"))
     assert "Önce giriş" in texts(await chat.say("/bakiye"))
-    assert "Zaten giriş yapmamıştınız" in texts(await chat.say("/cikis"))
+    assert "kapatılacak bir oturum yok" in texts(await chat.say("/cikis"))
 
 
 async def test_service_outage_on_a_read_is_a_plain_message(h: Harness) -> None:
@@ -345,3 +346,76 @@ async def test_service_outage_on_a_read_is_a_plain_message(h: Harness) -> None:
     await chat.login()
     h.sandbox.state.faults.fail_next(10, status=503)
     assert "yanıt vermiyor" in texts(await chat.say("/bakiye"))
+
+
+async def test_a_low_balance_offers_the_sizes_it_can_pay(h: Harness) -> None:
+    chat = h.chat()
+    await chat.login(LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD)
+    summary = await order_until_summary(chat, size="Orta")
+    assert labels(summary) == ["Kısa · 300-500 kelime · 15,00 TL", "İptal"]
+    assert "yettiği bir boyut" in texts(summary)
+    assert "Onayla" in labels(await chat.press("Kısa", summary[-1].screen))
+
+
+async def test_bulk_titles_on_one_line_split_at_semicolons_and_bars(h: Harness) -> None:
+    chat = h.chat()
+    await chat.login()
+    asked = await chat.say("/toplu")
+    assert "; koyarak" in texts(asked)
+    tones = await chat.say("Birinci uzun makale başlığı; İkinci uzun makale başlığı")
+    assert "Başlıklar (2)" in texts(tones)
+    await chat.say(
+        "/toplu Birinci uzun makale başlığı | İkinci uzun makale başlığı;Üçüncüsü de uzun"
+    )
+    await chat.press("Eğitici")
+    assert "45,00 TL" in texts(await chat.press("Kısa"))
+
+
+async def test_english_mode_speaks_english_and_takes_either_name(h: Harness) -> None:
+    chat = h.chat(language="en")
+    await chat.login()
+    await chat.say(f"/yaz {TITLE}")
+    tones = chat.screens[-1]
+    assert [b.label for row in tones.buttons for b in row] == [
+        "Professional",
+        "Friendly",
+        "Educational",
+        "Persuasive",
+        "Creative",
+        "Cancel",
+    ]
+    persuasive = tones.buttons[1][1]
+    assert {"Persuasive", "İkna Edici"} <= set(persuasive.aliases)
+    assert "Persuasive — Satış odaklı, motive edici bir dil" in tones.text
+    sizes = await chat.press("Persuasive")
+    assert "Short · 300-500 words · 15.00 TL" in labels(sizes)
+    summary = await chat.press("Short")
+    assert "Cost: 15.00 TL" in texts(summary)
+    assert "Your balance: 500.00 TL" in texts(summary)
+    assert labels(summary) == ["Confirm", "Cancel"]
+    placed = texts(await chat.press("Confirm"))
+    assert re.search(r"Estimated time: \d+(-\d+)? seconds?\.", placed), placed
+    assert "Cost: 15.00 TL" in placed
+
+
+async def test_tone_descriptions_are_shown_in_turkish_too(h: Harness) -> None:
+    chat = h.chat()
+    await chat.login()
+    tones = texts(await chat.say(f"/yaz {TITLE}"))
+    assert "Profesyonel — Resmi, teknik bir dil" in tones
+
+
+async def test_listed_articles_are_chosen_by_their_own_numbers(h: Harness) -> None:
+    chat = h.chat()
+    await chat.login()
+    await chat.say("/toplu " + ";".join(f"Makale numarası {n} hakkında" for n in range(6)))
+    await chat.press("Samimi")
+    await chat.press("Kısa")
+    await chat.press("Onayla")
+    h.advance(600)
+    first = await chat.say("/makalelerim")
+    second = await chat.press("Sonraki ▶", first[-1].screen)
+    openers = [b for row in second[-1].screen.buttons for b in row if b.label.startswith("Aç")]
+    assert [(b.label, b.key) for b in openers] == [("Aç 6", 6)]
+    previous = second[-1].screen.buttons[-1][0]
+    assert {"◀ Önceki", "◀ Previous"} <= set(previous.aliases)

@@ -535,14 +535,20 @@ async def test_command_line_prints_the_accounts_and_stops_on_ctrl_c() -> None:
     assert process.stdout is not None
     try:
         async with asyncio.timeout(10):
-            banner = [(await process.stdout.readline()).decode() for _ in range(4)]
+            banner = [(await process.stdout.readline()).decode() for _ in range(5)]
         assert "speed x60" in banner[0]
-        assert banner[2].split() == [DEMO_EMAIL, DEMO_PASSWORD, "500", "TL"]
-        assert banner[3].split() == [LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD, "20", "TL"]
+        assert banner[3].split() == [DEMO_EMAIL, DEMO_PASSWORD, "500", "TL"]
+        assert banner[4].split() == [LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD, "20", "TL"]
         url = re.search(r"http://\S+", banner[0])
         assert url is not None
+        assert banner[1].split() == ["API", "page:", f"{url.group()}/docs"]
         async with httpx.AsyncClient(base_url=url.group()) as client:
             assert (await client.get(SIZES_PATH, headers=await auth(client))).status_code == 200
+            page = await client.get("/docs")
+            assert page.status_code == 200
+            assert "swagger" in page.text.lower()
+            schema = (await client.get("/openapi.json")).json()
+            assert "/api/v1/auth/login" in schema["paths"]
     finally:
         process.send_signal(signal.SIGINT)
         async with asyncio.timeout(10):

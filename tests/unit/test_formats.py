@@ -8,6 +8,8 @@ import pytest
 
 from bot.core.durations import estimate_seconds
 from bot.core.money import format_tl
+from bot.core.texts.en import ENGLISH
+from bot.core.texts.tr import TURKISH
 from bot.core.turkish import fold
 
 
@@ -63,3 +65,26 @@ def test_folding_keeps_different_words_apart() -> None:
 )
 def test_estimates_are_read_as_their_lower_bound(text: str, seconds: float | None) -> None:
     assert estimate_seconds(text) == seconds
+
+
+def test_english_money_keeps_one_format() -> None:
+    assert ENGLISH.money(Decimal("1234.5")) == "1,234.50 TL"
+    assert ENGLISH.money(Decimal("-0.005")) == "-0.01 TL"
+    assert TURKISH.money(Decimal("1234.5")) == "1.234,50 TL"
+
+
+@pytest.mark.parametrize(
+    ("estimate", "english"),
+    [
+        ("17-25 saniye", "17-25 seconds"),
+        ("1 dakika", "1 minute"),
+        ("12+ dakika", "12+ minutes"),
+        ("5 sn", "5 sec"),
+        ("2 DAKİKA", "2 minutes"),
+        ("1,5 saat", "1.5 hours"),
+        ("about 2 minutes", "about 2 minutes"),
+    ],
+)
+def test_estimates_are_shown_in_english_units(estimate: str, english: str) -> None:
+    assert ENGLISH.duration(estimate) == english
+    assert TURKISH.duration(estimate) == estimate

@@ -7,6 +7,7 @@ from bot.core.screens import Button, Screen
 from bot.shell.chat import parse_line
 from bot.shell.choices import Choices
 from bot.shell.lines import masked
+from bot.shell.render import render_screen
 
 SIZES = Choices.of(
     Screen(
@@ -39,3 +40,24 @@ def test_an_echoed_login_line_hides_the_password() -> None:
     assert masked("/giris demo@example.com Demo12345") == "/giris demo@example.com ••••••••"
     assert masked("/giris demo@example.com") == "/giris demo@example.com"
     assert masked("/yaz Demo12345 başlık") == "/yaz Demo12345 başlık"
+
+
+PAGE = Screen(
+    (),
+    (
+        (Button("Aç 6", "o|6", key=6), Button("Aç 7", "o|7", key=7)),
+        (Button("◀ Önceki", "p|1", aliases=("◀ Önceki", "◀ Previous")),),
+    ),
+)
+
+
+def test_listed_items_keep_their_numbers_and_arrows_need_not_be_typed() -> None:
+    choices = Choices.of(PAGE, "9")
+    assert parse_line("6", choices, "9") == Press("o|6", "9")
+    assert parse_line("7", choices, "9") == Press("o|7", "9")
+    assert parse_line("1", choices, "9") == Text("1", "9")
+    assert parse_line("8", choices, "9") == Press("p|1", "9")
+    assert parse_line("önceki", choices, "9") == Press("p|1", "9")
+    assert parse_line("PREVIOUS", choices, "9") == Press("p|1", "9")
+    assert choices.numbers == (6, 8)
+    assert "[6] Aç 6   [7] Aç 7\n  [8] ◀ Önceki" in render_screen(PAGE).plain

@@ -11,7 +11,7 @@ from bot.core.article import article_blocks, article_document
 from bot.core.events import Command, Press
 from bot.core.richtext import BulletList, Span, bold, paragraph
 from bot.core.screens import Button, Screen, SendDocument
-from bot.core.texts import Texts
+from bot.core.texts import Texts, in_every_language
 from bot.core.turn import Turn
 from storage import jobs
 
@@ -101,21 +101,32 @@ async def _page(turn: Turn, page: int) -> Screen:
         Button(
             texts.button_open.format(number=first + number),
             OpenArticle(turn.user_id, a.request_id).encode(),
+            key=first + number,
         )
         for number, a in enumerate(shown, 1)
         if a.finished and fits_in_button(a.request_id)
     )
     paging = tuple(
-        Button(label, ShowPage(turn.user_id, target).encode())
+        Button(
+            label(texts), ShowPage(turn.user_id, target).encode(), aliases=in_every_language(label)
+        )
         for label, target, shown_if in (
-            (texts.button_previous, page - 1, page > 1),
-            (texts.button_next, page + 1, page < pages),
+            (_previous, page - 1, page > 1),
+            (_next, page + 1, page < pages),
         )
         if shown_if
     )
     header = paragraph(bold(texts.articles_header.format(page=page, pages=pages)))
     rows = tuple(row for row in (openers, paging) if row)
     return Screen((header, BulletList(lines)), rows)
+
+
+def _previous(texts: Texts) -> str:
+    return texts.button_previous
+
+
+def _next(texts: Texts) -> str:
+    return texts.button_next
 
 
 async def article_opened(turn: Turn, action: OpenArticle, press: Press) -> None:

@@ -6,7 +6,6 @@ from bot.api import LoginInvalid, LoginRejected
 from bot.core.errors import LoginThrottled
 from bot.core.events import Command, LoginForm, Text
 from bot.core.forms import looks_like_email
-from bot.core.money import format_tl
 from bot.core.screens import Screen
 from bot.core.states import Awaiting, JobStatus
 from bot.core.turn import Turn, text_screen
@@ -50,7 +49,9 @@ async def _take_email(turn: Turn, email: str) -> None:
         turn.say(turn.texts.bad_email)
         return
     await turn.expect(Awaiting.PASSWORD, context=email)
-    turn.send(Screen(text_screen(turn.texts.ask_password).blocks, secret_input=True))
+    texts = turn.texts
+    ask = texts.ask_password if turn.origin.deletes_messages else texts.ask_password_unseen
+    turn.send(Screen(text_screen(ask).blocks, secret_input=True))
 
 
 async def password_entered(turn: Turn, text: Text) -> None:
@@ -85,7 +86,7 @@ async def _log_in(turn: Turn, email: str, password: str) -> None:
         turn.say(texts.login_throttled)
         return
     balance = await turn.upstream(turn.services.api.balance)
-    turn.say(texts.login_ok.format(balance=format_tl(balance)))
+    turn.say(texts.login_ok.format(balance=texts.money(balance)))
     waiting = await turn.store(
         lambda s: jobs.jobs_of_user(
             s, user_id=turn.user_id, statuses=(JobStatus.PENDING, JobStatus.FINISHED), limit=1

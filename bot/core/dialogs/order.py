@@ -6,6 +6,7 @@ the one place that charges (READY -> SUBMITTED, once). See order.mmd beside this
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from decimal import Decimal
 from functools import partial
@@ -25,7 +26,7 @@ from bot.core.money import format_tl
 from bot.core.richtext import Block, BulletList, Span, bold, paragraph
 from bot.core.screens import Button, Screen
 from bot.core.states import Awaiting, DraftKind, DraftStep
-from bot.core.texts import Texts
+from bot.core.texts import Texts, in_every_language
 from bot.core.turn import Turn, text_screen
 from storage import drafts
 from storage.models import Draft
@@ -47,6 +48,8 @@ __all__ = [
 BULK_LIMIT = 20
 _OPEN_STEPS = frozenset(drafts.OPEN_STEPS)
 _PLACED_STEPS = frozenset({DraftStep.SUBMITTED, DraftStep.DONE})
+# Several titles: one per line, or on one line between these marks.
+_TITLE_SEPARATORS = re.compile(r"[\n;|]")
 
 
 async def _new_draft(turn: Turn, kind: DraftKind) -> Draft:
@@ -120,7 +123,10 @@ async def start_bulk(turn: Turn, command: Command) -> None:
         await _take_bulk_titles(turn, draft, command.args)
     else:
         await turn.expect(Awaiting.BULK_TITLES, context=draft.id)
-        turn.say(turn.texts.ask_bulk_titles.format(limit=BULK_LIMIT))
+        texts = turn.texts
+        ask = texts.ask_bulk_titles_lines if turn.origin.line_by_line else texts.ask_bulk_titles
+        prompt = text_screen(ask.format(limit=BULK_LIMIT))
+        turn.send(Screen(prompt.blocks, multiline_input=True))
 
 
 async def bulk_titles_entered(turn: Turn, text: Text) -> None:
@@ -131,7 +137,7 @@ async def bulk_titles_entered(turn: Turn, text: Text) -> None:
 
 
 async def _take_bulk_titles(turn: Turn, draft: Draft, text: str) -> None:
-    titles = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+    titles = [" ".join(line.split()) for line in _TITLE_SEPARATORS.split(text) if line.strip()]
     bad = [
         str(number) for number, title in enumerate(titles, 1) if title_problem(turn.texts, title)
     ]
@@ -168,14 +174,34 @@ async def choices(turn: Turn) -> OrderChoices:
     tones = await turn.services.catalog.tones(turn.user_id)
     sizes = await turn.services.catalog.sizes(turn.user_id)
     return OrderChoices(
-        tones=tuple((tone.id, tone.name) for tone in tones),
+        tones=tuple((tone.id, turn.texts.tone_name(tone)) for tone in tones),
         sizes=tuple((size.id, _size_label(turn.texts, size, 1)) for size in sizes),
     )
 
 
 def _size_label(texts: Texts, size: Size, count: int) -> str:
-    cost = format_tl((size.cost or Decimal(0)) * count)
-    return texts.size_label.format(name=size.name, words=size.words, cost=cost)
+    cost = texts.money(_cost(size, count))
+    return texts.size_label.format(name=texts.size_name(size), words=size.words, cost=cost)
+
+
+def _cost(size: Size, count: int) -> Decimal:
+    return (size.cost or Decimal(0)) * count
+
+
+def _tone_button(texts: Texts, draft: Draft, tone: Tone) -> Button:
+    return Button(
+        texts.tone_name(tone),
+        PickTone(draft.id, tone.id).encode(),
+        aliases=in_every_language(lambda t: t.tone_name(tone)),
+    )
+
+
+def _size_button(texts: Texts, draft: Draft, size: Size) -> Button:
+    return Button(
+        _size_label(texts, size, _title_count(draft)),
+        PickSize(draft.id, size.id).encode(),
+        aliases=in_every_language(lambda t: t.size_name(size)),
+    )
 
 
 async def _ask_tone(turn: Turn, draft: Draft, *, message_id: str | None) -> None:
@@ -187,20 +213,29 @@ async def _ask_tone(turn: Turn, draft: Draft, *, message_id: str | None) -> None
 
 
 def _tone_screen(texts: Texts, draft: Draft, tones: Sequence[Tone]) -> Screen:
-    buttons = [Button(tone.name, PickTone(draft.id, tone.id).encode()) for tone in tones]
+    buttons = [_tone_button(texts, draft, tone) for tone in tones]
     rows = tuple(tuple(buttons[i : i + 2]) for i in range(0, len(buttons), 2))
     cancel = (_cancel_button(texts, draft),)
-    return Screen((*_order_heading(texts, draft), paragraph(texts.pick_tone)), (*rows, cancel))
+    # The service describes each tone; the description says more than the name.
+    described = BulletList(
+        tuple(
+            (bold(texts.tone_name(tone)), Span(f" — {tone.description}"))
+            if tone.description
+            else (bold(texts.tone_name(tone)),)
+            for tone in tones
+        )
+    )
+    blocks = (*_order_heading(texts, draft), paragraph(texts.pick_tone), described)
+    return Screen(blocks, (*rows, cancel))
 
 
 def _size_screen(texts: Texts, draft: Draft, tone: Tone, sizes: Sequence[Size]) -> Screen:
-    count = _title_count(draft)
-    rows = tuple(
-        (Button(_size_label(texts, size, count), PickSize(draft.id, size.id).encode()),)
-        for size in sizes
-    )
+    rows = tuple((_size_button(texts, draft, size),) for size in sizes)
     cancel = (_cancel_button(texts, draft),)
-    blocks = (*_order_heading(texts, draft), paragraph(bold(f"{texts.summary_tone}: "), tone.name))
+    blocks = (
+        *_order_heading(texts, draft),
+        paragraph(bold(f"{texts.summary_tone}: "), texts.tone_name(tone)),
+    )
     return Screen((*blocks, paragraph(texts.pick_size)), (*rows, cancel))
 
 
@@ -218,7 +253,8 @@ def _title_count(draft: Draft) -> int:
 
 
 def _cancel_button(texts: Texts, draft: Draft) -> Button:
-    return Button(texts.button_cancel, Abort(draft.id).encode())
+    aliases = in_every_language(lambda t: t.button_cancel)
+    return Button(texts.button_cancel, Abort(draft.id).encode(), aliases=aliases)
 
 
 async def _pressed_draft(
@@ -280,24 +316,33 @@ async def _show_summary(
     balance = await turn.upstream(turn.services.api.balance)
     blocks = [
         *_order_heading(texts, draft),
-        paragraph(bold(f"{texts.summary_tone}: "), tone.name),
-        paragraph(bold(f"{texts.summary_size}: "), f"{size.name} ({size.words})"),
-        paragraph(bold(f"{texts.summary_cost}: "), format_tl(draft.cost)),
-        paragraph(bold(f"{texts.summary_balance}: "), format_tl(balance)),
+        paragraph(bold(f"{texts.summary_tone}: "), texts.tone_name(tone)),
+        paragraph(bold(f"{texts.summary_size}: "), f"{texts.size_name(size)} ({size.words})"),
+        paragraph(bold(f"{texts.summary_cost}: "), texts.money(draft.cost)),
+        paragraph(bold(f"{texts.summary_balance}: "), texts.money(balance)),
     ]
     cancel = _cancel_button(texts, draft)
     if balance < draft.cost:
         # No purchase button: an order the balance cannot pay is refused before any charge.
+        # The sizes it can pay are offered instead.
         blocks.append(
-            paragraph(texts.summary_insufficient.format(missing=format_tl(draft.cost - balance)))
+            paragraph(texts.summary_insufficient.format(missing=texts.money(draft.cost - balance)))
         )
-        turn.replace(message_id, Screen(tuple(blocks), ((cancel,),)))
+        count = _title_count(draft)
+        sizes = await turn.services.catalog.sizes(turn.user_id)
+        affordable = [s for s in sizes if s.cost is not None and _cost(s, count) <= balance]
+        if affordable:
+            blocks.append(paragraph(texts.summary_pick_affordable))
+        rows = tuple((_size_button(texts, draft, s),) for s in affordable)
+        turn.replace(message_id, Screen(tuple(blocks), (*rows, (cancel,))))
         return
     turn.replace(message_id, Screen(tuple(blocks), (_purchase_row(texts, draft),)))
 
 
 def _purchase_row(texts: Texts, draft: Draft) -> tuple[Button, ...]:
-    return (Button(texts.button_confirm, Confirm(draft.id).encode()), _cancel_button(texts, draft))
+    aliases = in_every_language(lambda t: t.button_confirm)
+    confirm = Button(texts.button_confirm, Confirm(draft.id).encode(), aliases=aliases)
+    return (confirm, _cancel_button(texts, draft))
 
 
 async def order_aborted(turn: Turn, action: Abort, press: Press) -> None:

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from decimal import Decimal
+
+from bot.api import Size, Tone
+from bot.core.money import format_tl
+from bot.core.turkish import fold
 
 __all__ = ["Texts"]
+
+# A number or a range ("17-25"), then a word: the unit of an estimate.
+_AMOUNT_AND_UNIT = re.compile(r"(\d+(?:[.,]\d+)?(?:\s*-\s*\d+(?:[.,]\d+)?)?\+?)(\s*)([^\W\d_]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -12,6 +21,13 @@ class Texts:
     """Every text the bot shows, in one language."""
 
     language_name: str
+    # Thousands mark, then decimal mark: "1.234,50 TL" or "1,234.50 TL".
+    money_marks: str
+    # Names by id where this language differs from the service's Turkish ones.
+    tone_names: tuple[tuple[int, str], ...]
+    size_names: tuple[tuple[int, str], ...]
+    # The service's Turkish time units, each with this language's singular and plural.
+    duration_units: tuple[tuple[str, str, str], ...]
 
     # Help.
     help_intro: str
@@ -24,6 +40,7 @@ class Texts:
     ask_email: str
     bad_email: str
     ask_password: str
+    ask_password_unseen: str
     login_ok: str
     login_rejected: str
     login_invalid: str
@@ -47,6 +64,7 @@ class Texts:
     summary_cost: str
     summary_balance: str
     summary_insufficient: str
+    summary_pick_affordable: str
     button_confirm: str
     button_cancel: str
     order_placed: str
@@ -64,6 +82,7 @@ class Texts:
     order_cancelled: str
     order_cannot_cancel: str
     ask_bulk_titles: str
+    ask_bulk_titles_lines: str
     bulk_bad_lines: str
     bulk_too_many: str
 
@@ -120,3 +139,35 @@ class Texts:
     alert_cleared: str
     status_report: str
     status_none: str
+
+    # The terminal chat.
+    choose_by_number: str
+    shell_waiting: str
+    shell_goodbye: str
+
+    def money(self, amount: Decimal) -> str:
+        """An amount of Turkish lira written this language's way."""
+        return format_tl(amount, marks=self.money_marks)
+
+    def tone_name(self, tone: Tone) -> str:
+        """The tone's name in this language."""
+        return dict(self.tone_names).get(tone.id, tone.name)
+
+    def size_name(self, size: Size) -> str:
+        """The size's name in this language."""
+        return dict(self.size_names).get(size.id, size.name)
+
+    def duration(self, text: str) -> str:
+        """The service's estimate ("17-25 saniye") with its units in this language."""
+        units = {turkish: (one, many) for turkish, one, many in self.duration_units}
+
+        def unit(match: re.Match[str]) -> str:
+            amount, space, word = match.groups()
+            names = units.get(fold(word))
+            if names is None:
+                return match.group(0)
+            unit_name = names[0] if amount == "1" else names[1]
+            # The service writes a Turkish decimal comma ("1,5 saat").
+            return f"{amount.replace(',', self.money_marks[1])}{space}{unit_name}"
+
+        return _AMOUNT_AND_UNIT.sub(unit, text)

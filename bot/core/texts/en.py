@@ -2,12 +2,30 @@
 
 from __future__ import annotations
 
+from bot.core.money import ENGLISH_MARKS
 from bot.core.texts.catalog import Texts
 
 __all__ = ["ENGLISH"]
 
 ENGLISH = Texts(
     language_name="English",
+    money_marks=ENGLISH_MARKS,
+    tone_names=(
+        (1, "Professional"),
+        (2, "Friendly"),
+        (3, "Educational"),
+        (4, "Persuasive"),
+        (5, "Creative"),
+    ),
+    size_names=((1, "Short"), (2, "Medium"), (3, "Long"), (4, "Very long")),
+    duration_units=(
+        ("saniye", "second", "seconds"),
+        ("sn", "sec", "sec"),
+        ("dakika", "minute", "minutes"),
+        ("dk", "min", "min"),
+        ("saat", "hour", "hours"),
+        ("gün", "day", "days"),
+    ),
     help_intro=(
         "Makale Bot orders SEO articles from a chat: write a title, pick a tone and a size, "
         "confirm; the article arrives here when it is ready."
@@ -16,7 +34,7 @@ ENGLISH = Texts(
         ("yaz", "Order a new article"),
         ("bakiye", "Show your balance"),
         ("makalelerim", "List your articles"),
-        ("toplu", "Order several articles"),
+        ("toplu", "Order several articles: titles one per line, or separated by ;"),
         ("konu", "Add a topic"),
         ("giris", "Log in"),
         ("cikis", "Log out"),
@@ -30,12 +48,13 @@ ENGLISH = Texts(
     ask_email="Type your e-mail address.",
     bad_email="That does not look like an e-mail address. Type it again, or /iptal.",
     ask_password="Type your password. I delete your message at once; it is never stored.",
+    ask_password_unseen="Type your password; it is not shown on screen and never stored.",
     login_ok="Logged in. Your balance: {balance}",
     login_rejected="Wrong e-mail or password. Send /giris to try again.",
     login_invalid="The service refused these details: {reason}. Send /giris to try again.",
     login_throttled="Too many failed attempts. Please try again in a few minutes.",
     logout_done="Logged out. Your session was deleted.",
-    logout_nothing="You were not logged in.",
+    logout_nothing="You are not logged in; there is no session to end.",
     need_login="Please log in first: /giris",
     session_expired="Your session has expired. Please log in again with /giris.",
     ask_title="Type the article's title (10-255 characters).",
@@ -51,8 +70,9 @@ ENGLISH = Texts(
     summary_cost="Cost",
     summary_balance="Your balance",
     summary_insufficient="Your balance is not enough for this order ({missing} short).",
-    button_confirm="Onayla",
-    button_cancel="İptal",
+    summary_pick_affordable="You can pick a size your balance covers, or cancel.",
+    button_confirm="Confirm",
+    button_cancel="Cancel",
     order_placed="Order placed: {title}. Cost: {cost}. I will post it here when it is ready.",
     order_placed_estimate=(
         "Order placed: {title}. Estimated time: {estimate}. Cost: {cost}. "
@@ -64,7 +84,7 @@ ENGLISH = Texts(
     order_rejected="The service refused the order: {reason}",
     order_not_charged_retry=(
         "The service is not answering; nothing was ordered or charged. "
-        "You can press Onayla again in a moment."
+        "You can press Confirm again in a moment."
     ),
     order_outcome_unknown=(
         "The service did not answer. I am checking whether the order went through; "
@@ -81,7 +101,11 @@ ENGLISH = Texts(
     order_already_handled="This order has already been handled.",
     order_cancelled="Order cancelled.",
     order_cannot_cancel="An order already placed cannot be cancelled.",
-    ask_bulk_titles="Type the titles, one per line (at most {limit}).",
+    ask_bulk_titles="Type the titles, one per line or separated by ; (at most {limit}).",
+    ask_bulk_titles_lines=(
+        "Type the titles, one per line (at most {limit}); leave an empty line to finish. "
+        "On one line, separate them with ; instead."
+    ),
     bulk_bad_lines="These lines need 10-255 characters: {lines}. Fix the list and send it again.",
     bulk_too_many="At most {limit} titles (now {count}).",
     balance="Your balance: {balance}",
@@ -142,4 +166,7 @@ ENGLISH = Texts(
         "Last service error: {last_error}"
     ),
     status_none="none",
+    choose_by_number="Type a number from {first} to {last}, or the name of a choice.",
+    shell_waiting="Waiting for {count} article(s); press Ctrl-C again to quit.",
+    shell_goodbye="Goodbye!",
 )

@@ -2,27 +2,32 @@
 
 from __future__ import annotations
 
+from bot.core.money import TURKISH_MARKS
 from bot.core.texts.catalog import Texts
 
 __all__ = ["TURKISH"]
 
 TURKISH = Texts(
     language_name="Türkçe",
+    money_marks=TURKISH_MARKS,
+    tone_names=(),
+    size_names=(),
+    duration_units=(),
     help_intro=(
         "Makale Bot ile SEO makalelerini sohbetten sipariş edebilirsiniz: başlığı yazın, "
         "tonu ve boyutu seçin, onaylayın; makaleniz hazır olunca buraya gelir."
     ),
     help_commands=(
-        ("yaz", "Yeni makale sipariş et"),
-        ("bakiye", "Bakiyeni gör"),
-        ("makalelerim", "Makalelerini listele"),
-        ("toplu", "Birden çok makale sipariş et"),
-        ("konu", "Konu ekle"),
-        ("giris", "Giriş yap"),
-        ("cikis", "Çıkış yap"),
-        ("iptal", "Süren işlemi iptal et"),
-        ("dil", "Dil seç"),
-        ("yardim", "Yardım"),
+        ("yaz", "Yeni makale sipariş edin"),
+        ("bakiye", "Bakiyenizi görün"),
+        ("makalelerim", "Makalelerinizi listeleyin"),
+        ("toplu", "Birden çok makale sipariş edin: başlıkları alt alta ya da ; ile ayırarak yazın"),
+        ("konu", "Konu ekleyin"),
+        ("giris", "Giriş yapın"),
+        ("cikis", "Çıkış yapın"),
+        ("iptal", "Süren işlemi iptal edin"),
+        ("dil", "Dil seçin"),
+        ("yardim", "Yardım alın"),
     ),
     help_logged_in="Giriş yaptınız.",
     help_logged_out="Henüz giriş yapmadınız: /giris ile başlayın.",
@@ -32,12 +37,13 @@ TURKISH = Texts(
     ask_email="E-posta adresinizi yazın.",
     bad_email="Bu bir e-posta adresine benzemiyor. Yeniden yazın ya da /iptal deyin.",
     ask_password="Şifrenizi yazın. Mesajınızı hemen sileceğim; şifreniz hiçbir yerde saklanmaz.",
+    ask_password_unseen="Şifrenizi yazın; ekranda görünmez ve hiçbir yerde saklanmaz.",
     login_ok="Giriş yapıldı. Bakiyeniz: {balance}",
     login_rejected="E-posta ya da şifre hatalı. Yeniden denemek için /giris yazın.",
     login_invalid="Servis bu bilgileri kabul etmedi: {reason}. Yeniden denemek için /giris yazın.",
     login_throttled="Çok fazla hatalı deneme oldu. Lütfen birkaç dakika sonra yeniden deneyin.",
     logout_done="Çıkış yapıldı. Oturum bilgileriniz silindi.",
-    logout_nothing="Zaten giriş yapmamıştınız.",
+    logout_nothing="Giriş yapmış değilsiniz; kapatılacak bir oturum yok.",
     need_login="Önce giriş yapmalısınız: /giris",
     session_expired="Oturumunuzun süresi doldu. Lütfen /giris ile yeniden giriş yapın.",
     ask_title="Makalenin başlığını yazın (10-255 karakter).",
@@ -53,6 +59,7 @@ TURKISH = Texts(
     summary_cost="Ücret",
     summary_balance="Bakiyeniz",
     summary_insufficient="Bakiyeniz bu sipariş için yetmiyor ({missing} eksik).",
+    summary_pick_affordable="Bakiyenizin yettiği bir boyut seçebilir ya da iptal edebilirsiniz.",
     button_confirm="Onayla",
     button_cancel="İptal",
     order_placed="Siparişiniz alındı: {title}. Ücret: {cost}. Hazır olunca buraya göndereceğim.",
@@ -62,7 +69,7 @@ TURKISH = Texts(
     ),
     bulk_placed="{count} makale sipariş edildi. Toplam ücret: {cost}. Hazır oldukça buraya gelecekler.",
     bulk_partly_placed=(
-        "{count} / {total} makale sipariş edildi ({cost}). Kalanlar verilemedi: {reason}"
+        "{count} / {total} makale sipariş edildi ({cost}). Kalan başlıkların siparişi verilemedi: {reason}"
     ),
     order_insufficient="Bakiyeniz yetersiz: gereken {required}, mevcut {current}.",
     order_rejected="Servis siparişi kabul etmedi: {reason}",
@@ -86,7 +93,14 @@ TURKISH = Texts(
     order_already_handled="Bu sipariş zaten işlendi.",
     order_cancelled="Sipariş iptal edildi.",
     order_cannot_cancel="Gönderilmiş bir sipariş iptal edilemez.",
-    ask_bulk_titles="Başlıkları her satıra bir tane olacak şekilde yazın (en çok {limit}).",
+    ask_bulk_titles=(
+        "Başlıkları her satıra bir tane olacak şekilde ya da aralarına ; koyarak yazın "
+        "(en çok {limit})."
+    ),
+    ask_bulk_titles_lines=(
+        "Başlıkları her satıra bir tane yazın (en çok {limit}); bitirmek için boş bir satır "
+        "bırakın. Tek satırda aralarına ; de koyabilirsiniz."
+    ),
     bulk_bad_lines="Şu satırlar 10-255 karakter olmalı: {lines}. Listeyi düzeltip yeniden yazın.",
     bulk_too_many="En çok {limit} başlık yazabilirsiniz (şu an {count}).",
     balance="Bakiyeniz: {balance}",
@@ -151,4 +165,7 @@ TURKISH = Texts(
         "Son servis hatası: {last_error}"
     ),
     status_none="yok",
+    choose_by_number="{first}–{last} arasından bir numara ya da seçeneğin adını yazın.",
+    shell_waiting="{count} makale bekleniyor; çıkmak için tekrar Ctrl-C.",
+    shell_goodbye="Görüşmek üzere!",
 )

@@ -1,0 +1,50 @@
+"""``python -m bot`` as a newcomer meets it: the help, and a missing token."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.e2e.test_shell import shell_env
+
+
+def run_bot(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=shell_env(tmp_path),
+        timeout=60,
+        check=False,
+    )
+
+
+def test_the_help_has_no_stray_markup_and_every_option_shows_its_default(tmp_path: Path) -> None:
+    top = run_bot(tmp_path, "--help").stdout
+    assert "python -m bot" in top
+    assert "``" not in top
+    for command in ("shell", "run", "telegram", "slack", "sandbox"):
+        options = option_entries(run_bot(tmp_path, command, "--help").stdout)
+        assert options, command
+        without = [entry for entry in options if "(default:" not in entry]
+        assert without == [], f"{command}: no default shown for {without}"
+
+
+def option_entries(help_text: str) -> list[str]:
+    """Each option of a help text with its description, wrapped lines joined; not --help."""
+    entries: list[str] = []
+    for line in help_text.splitlines():
+        if line.startswith("  -"):
+            entries.append(line)
+        elif entries and line.startswith("     "):
+            entries[-1] += line
+    return [entry for entry in entries if "--help" not in entry]
+
+
+def test_telegram_without_a_token_says_so_before_starting_the_sandbox(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, "telegram", "--sandbox")
+    assert done.returncode == 1
+    assert "TELEGRAM_BOT_TOKEN" in done.stderr
+    assert "Sandbox:" not in done.stderr
