@@ -22,7 +22,6 @@ from bot.core.actions import Abort, Confirm, PickSize, PickTone
 from bot.core.errors import DraftClosed
 from bot.core.events import Command, OrderForm, Press, Text
 from bot.core.forms import OrderChoices, title_problem
-from bot.core.money import format_tl
 from bot.core.richtext import Block, BulletList, Span, bold, paragraph
 from bot.core.screens import Button, Screen
 from bot.core.states import Awaiting, DraftKind, DraftStep
