@@ -29,9 +29,15 @@ REFRESH_TOKEN_LIFETIME = timedelta(days=30)
 
 @dataclass(frozen=True, slots=True)
 class LoginLimits:
-    """Failed logins allowed per window, kept below the upstream's per-IP block."""
+    """Failed logins allowed per window, kept below the upstream's per-IP block.
+
+    ``per_bot`` closes logins only for users who have failed already in the window: a user
+    with a clean record always gets a try, so a few users failing on purpose cannot lock
+    the others out.
+    """
 
     per_user: int = 5
+    per_email: int = 10
     per_bot: int = 30
     window: timedelta = timedelta(minutes=15)
 
@@ -65,26 +71,28 @@ class Accounts:
 
     async def login(self, user_id: int, email: str, password: str) -> None:
         """Log in at the upstream and store the tokens (never the password)."""
-        await self._check_throttle(user_id)
+        email_hash = self._cipher.fingerprint(email.strip().casefold())
+        await self._check_throttle(user_id, email_hash)
         try:
             pair = await self._api.login(email, password)
         except (LoginRejected, LoginInvalid):
             now = self._clock()
             await self._db.run(
-                lambda s: bookkeeping.record_failed_login(s, user_id=user_id, at=now)
+                lambda s: bookkeeping.record_failed_login(
+                    s, user_id=user_id, at=now, email_hash=email_hash
+                )
             )
             raise
         tokens = self._tokens(pair)
-        await self._db.run(lambda s: self._save(s, user_id, tokens))
-
-    def _save(self, session: Session, user_id: int, tokens: Tokens) -> StoredSession:
-        bookkeeping.clear_failed_logins(session, user_id=user_id)
-        return upstream_sessions.save_session(
-            session,
-            cipher=self._cipher,
-            user_id=user_id,
-            upstream_url=self.upstream_url,
-            tokens=tokens,
+        # Failures are not forgiven by a success: they age out of the window instead.
+        await self._db.run(
+            lambda s: upstream_sessions.save_session(
+                s,
+                cipher=self._cipher,
+                user_id=user_id,
+                upstream_url=self.upstream_url,
+                tokens=tokens,
+            )
         )
 
     async def logout(self, user_id: int) -> bool:
@@ -113,16 +121,24 @@ class Accounts:
             token = await self._access_token(user_id, rejected=token)
             return await operation(token)
 
-    async def _check_throttle(self, user_id: int) -> None:
-        since = self._clock() - self._limits.window
+    async def _check_throttle(self, user_id: int, email_hash: str) -> None:
+        limits = self._limits
+        since = self._clock() - limits.window
 
-        def count(session: Session) -> tuple[int, int]:
-            mine = bookkeeping.failed_logins_since(session, since=since, user_id=user_id)
-            everyone = bookkeeping.failed_logins_since(session, since=since)
-            return mine, everyone
+        def count(session: Session) -> tuple[dict[int | None, int], int]:
+            by_user = bookkeeping.failed_logins_by_user_since(session, since=since)
+            at_email = bookkeeping.failed_logins_since(session, since=since, email_hash=email_hash)
+            return by_user, at_email
 
-        mine, everyone = await self._db.run(count)
-        if mine >= self._limits.per_user or everyone >= self._limits.per_bot:
+        by_user, at_email = await self._db.run(count)
+        mine = by_user.get(user_id, 0)
+        # A user past their own limit counts only up to it towards the bot-wide limit.
+        everyone = sum(min(failures, limits.per_user) for failures in by_user.values())
+        if (
+            mine >= limits.per_user
+            or at_email >= limits.per_email
+            or (mine and everyone >= limits.per_bot)
+        ):
             raise LoginThrottled
 
     async def _load(self, user_id: int) -> StoredSession | None:
