@@ -121,6 +121,8 @@ class UpstreamSession(SQLModel, table=True):
     refresh_expires_at: datetime = Field(sa_column=_timestamp())
     version: int = 0
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
+    # The e-mail logged in with, masked (``d***@example.com``): enough to name the account.
+    account: str | None = Field(default=None, sa_type=String(320))
 
 
 class Draft(SQLModel, table=True):

@@ -45,6 +45,7 @@ class StoredSession:
     upstream_url: str
     tokens: Tokens
     version: int
+    account: str | None = None
 
 
 def _encrypted(cipher: TokenCipher, tokens: Tokens) -> dict[str, Any]:
@@ -74,10 +75,19 @@ def _warn_undecryptable(user_id: int, upstream_url: str, outcome: str) -> None:
 
 
 def save_session(
-    session: Session, *, cipher: TokenCipher, user_id: int, upstream_url: str, tokens: Tokens
+    session: Session,
+    *,
+    cipher: TokenCipher,
+    user_id: int,
+    upstream_url: str,
+    tokens: Tokens,
+    account: str | None = None,
 ) -> StoredSession:
-    """Store the tokens of a fresh login, replacing any earlier session at that URL."""
-    values = _encrypted(cipher, tokens)
+    """Store the tokens of a fresh login, replacing any earlier session at that URL.
+
+    ``account`` names the account for the user (a masked e-mail); it is not a secret.
+    """
+    values = {**_encrypted(cipher, tokens), "account": account}
     version = col(UpstreamSession.version)
     statement = (
         dialect_insert(session, UpstreamSession)
@@ -88,7 +98,7 @@ def save_session(
         .returning(version)
     )
     stored_version: int = session.exec(statement).scalar_one()
-    return StoredSession(user_id, upstream_url, tokens, stored_version)
+    return StoredSession(user_id, upstream_url, tokens, stored_version, account)
 
 
 def load_session(
@@ -108,7 +118,7 @@ def load_session(
     except UndecryptableToken:
         _warn_undecryptable(user_id, upstream_url, "a new login is needed")
         return None
-    return StoredSession(user_id, upstream_url, tokens, row.version)
+    return StoredSession(user_id, upstream_url, tokens, row.version, row.account)
 
 
 def swap_tokens(

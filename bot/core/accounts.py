@@ -18,7 +18,7 @@ from bot.core.errors import LoginThrottled, NotLoggedIn, SessionExpired
 from storage import Database, TokenCipher, bookkeeping, upstream_sessions
 from storage.upstream_sessions import StoredSession, Tokens
 
-__all__ = ["Accounts", "LoginLimits"]
+__all__ = ["Accounts", "LoginLimits", "SignedIn", "masked_email"]
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -40,6 +40,20 @@ class LoginLimits:
     per_email: int = 10
     per_bot: int = 30
     window: timedelta = timedelta(minutes=15)
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    """A user's stored session as dialogs see it: whose account, never its tokens."""
+
+    # The masked e-mail; None for a session stored before it was kept.
+    account: str | None
+
+
+def masked_email(email: str) -> str:
+    """The e-mail with its local part hidden but its first letter: ``d***@example.com``."""
+    local, _, domain = email.strip().rpartition("@")
+    return f"{local[:1]}***@{domain}"
 
 
 class Accounts:
@@ -92,6 +106,7 @@ class Accounts:
                 user_id=user_id,
                 upstream_url=self.upstream_url,
                 tokens=tokens,
+                account=masked_email(email),
             )
         )
 
@@ -105,7 +120,12 @@ class Accounts:
 
     async def is_logged_in(self, user_id: int) -> bool:
         """Whether the user has a stored session at this upstream."""
-        return await self._load(user_id) is not None
+        return await self.signed_in(user_id) is not None
+
+    async def signed_in(self, user_id: int) -> SignedIn | None:
+        """The user's session at this upstream, without its tokens; None when logged out."""
+        stored = await self._load(user_id)
+        return None if stored is None else SignedIn(stored.account)
 
     async def require(self, user_id: int) -> None:
         """Fail with ``NotLoggedIn`` unless the user has a session."""

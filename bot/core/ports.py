@@ -7,6 +7,7 @@ from typing import Protocol
 
 from bot.core.article import split_into_screens
 from bot.core.events import ChatAddress
+from bot.core.richtext import paragraph
 from bot.core.screens import Delete, Document, Edit, Effect, Notice, Screen, Send, SendDocument
 
 __all__ = ["ChatUnreachable", "Messenger", "MessengerError", "fitted", "perform"]
@@ -65,8 +66,10 @@ async def perform(messenger: Messenger, chat: ChatAddress, effects: list[Effect]
                 await messenger.edit(chat, message_id, first)
                 for part in rest:
                     await messenger.send(chat, part)
-            case Delete(message_id):
+            case Delete(message_id, note):
                 await messenger.delete(chat, message_id)
+                if note:
+                    await messenger.send(chat, Screen((paragraph(note),)))
             case SendDocument(document):
                 await messenger.send_document(chat, document)
             case Notice():

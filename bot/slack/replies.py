@@ -46,8 +46,10 @@ class Replies:
                     await self.show(screen, replace_original=True)
                 case Edit(message_id, screen):
                     await self._messenger.edit(self._chat, message_id, screen)
-                case Delete(message_id):
+                case Delete(message_id, note):
                     await self._messenger.delete(self._chat, message_id)
+                    if note:
+                        await self.show(Screen((paragraph(note),)))
                 case SendDocument(document):
                     # A file cannot be ephemeral; the user's DM keeps it private.
                     direct = replace(self._chat, chat_id=self._chat.user_id or self._chat.chat_id)

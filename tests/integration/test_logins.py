@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
+from bot.core.events import Press
+from bot.core.screens import Delete, Effect, Send
+from bot.sandbox import LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
 from storage import LoginAttempt
 from tests.integration.dialog_harness import Chat, Harness, harness, texts
 
@@ -89,3 +92,97 @@ async def test_the_target_email_is_stored_only_as_a_keyed_hash(h: Harness) -> No
     assert "secret.person" not in stored
     assert rows[0].email_hash is not None
     assert len(rows[0].email_hash) == 64
+
+
+def deleted_with_a_note(effects: list[Effect]) -> bool:
+    first = effects[0] if effects else None
+    return isinstance(first, Delete) and bool(first.note)
+
+
+@pytest.mark.parametrize("gap", ["\n", "\t", " \n "])
+async def test_a_one_message_login_split_by_any_whitespace_is_deleted(h: Harness, gap: str) -> None:
+    effects = await h.chat().say(f"/giris demo@example.com{gap}Demo12345")
+
+    assert deleted_with_a_note(effects)
+    assert "Giriş yapıldı" in texts(effects)
+
+
+async def test_a_password_typed_with_the_email_at_its_prompt_is_deleted(h: Harness) -> None:
+    chat = h.chat()
+    await chat.say("/giris")
+
+    effects = await chat.say("demo@example.com Demo12345")
+
+    assert deleted_with_a_note(effects)
+    assert "Giriş yapıldı" in texts(effects)
+
+
+async def test_a_password_in_a_group_is_deleted_whatever_separates_it(h: Harness) -> None:
+    effects = await h.chat(private=False).say("/giris demo@example.com\nDemo12345")
+
+    assert deleted_with_a_note(effects)
+    assert "özel mesajla" in texts(effects)
+    assert login_calls(h) == 0
+
+
+async def test_the_password_prompt_answers_a_command_as_a_command(h: Harness) -> None:
+    chat = h.chat()
+    await chat.say("/giris demo@example.com")
+
+    effects = await chat.say("/iptal")
+
+    assert "İptal edildi" in texts(effects)
+    assert login_calls(h) == 0
+
+
+async def test_an_empty_password_gets_an_answer_and_the_prompt_stays(h: Harness) -> None:
+    chat = h.chat()
+    await chat.say("/giris demo@example.com")
+
+    assert "boş" in texts(await chat.say("   "))
+    assert login_calls(h) == 0
+    assert "Giriş yapıldı" in texts(await chat.say("Demo12345"))
+
+
+async def test_an_upstream_refusal_shows_the_services_own_message_once(h: Harness) -> None:
+    # Our check lets a trailing dot pass; the service's stricter one refuses it.
+    answer = texts(await h.chat().say("/giris demo@example.com. Demo12345"))
+
+    assert answer.count("Geçerli bir e-posta adresi giriniz") == 1
+    assert "Geçerli bir e-posta adresi giriniz. " in answer
+    assert ".." not in answer
+    assert "login:" not in answer
+    assert "400" not in answer
+
+
+async def test_login_while_logged_in_names_the_account_and_asks_before_switching(
+    h: Harness,
+) -> None:
+    chat = h.chat()
+    await chat.login()
+
+    asked = await chat.say("/giris")
+
+    assert "d***@example.com" in texts(asked)
+    assert "E-posta adresinizi" not in texts(asked)
+    kept = await chat.press("Vazgeç")
+    assert "d***@example.com" in texts(kept)
+    assert "Giriş yaptınız: d***@example.com" in texts(await chat.say("/yardim"))
+    await chat.say("/giris")
+    assert "E-posta adresinizi" in texts(await chat.press("Hesap değiştir"))
+    switched = await chat.say(f"{LOW_BALANCE_EMAIL} {LOW_BALANCE_PASSWORD}")
+    assert "Giriş yapıldı" in texts(switched)
+    masked = f"{LOW_BALANCE_EMAIL[0]}***@{LOW_BALANCE_EMAIL.partition('@')[2]}"
+    assert f"Giriş yaptınız: {masked}" in texts(await chat.say("/start"))
+
+
+async def test_a_press_on_another_users_switch_button_changes_nothing(h: Harness) -> None:
+    owner, other = h.chat("owner"), h.chat("other")
+    await owner.login()
+    asked = await owner.say("/giris")
+    switch = next(e.screen for e in asked if isinstance(e, Send) and e.screen.buttons)
+    button, message_id = owner.find("Hesap değiştir", switch)
+
+    effects = await other.send(Press(button.data, message_id))
+
+    assert "size ait değil" in texts(effects)

@@ -1,4 +1,4 @@
-"""Login attempt: the keyed hash of the e-mail tried, to throttle guesses at one account.
+"""Login attempt: the keyed hash of the e-mail tried; upstream session: its masked e-mail.
 
 Revision ID: 0003
 Revises: 0002
@@ -21,10 +21,14 @@ def upgrade() -> None:
     with op.batch_alter_table("login_attempt") as batch_op:
         batch_op.add_column(sa.Column("email_hash", sa.String(length=64), nullable=True))
         batch_op.create_index("ix_login_attempt_email_hash", ["email_hash"])
+    with op.batch_alter_table("upstream_session") as batch_op:
+        batch_op.add_column(sa.Column("account", sa.String(length=320), nullable=True))
 
 
 def downgrade() -> None:
     """Undo this revision."""
+    with op.batch_alter_table("upstream_session") as batch_op:
+        batch_op.drop_column("account")
     with op.batch_alter_table("login_attempt") as batch_op:
         batch_op.drop_index("ix_login_attempt_email_hash")
         batch_op.drop_column("email_hash")
