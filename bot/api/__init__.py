@@ -27,6 +27,7 @@ from bot.api.models import (
     Tone,
     Topic,
 )
+from bot.api.parsing import printable
 
 __all__ = [
     "DEFAULT_SIZES",
@@ -53,4 +54,5 @@ __all__ = [
     "Topic",
     "UnexpectedResponse",
     "ValidationFailed",
+    "printable",
 ]

@@ -9,6 +9,7 @@ from bot.core.accounts import SignedIn
 from bot.core.actions import SwitchAccount
 from bot.core.errors import LoginThrottled
 from bot.core.events import Command, LoginForm, Press, Text
+from bot.core.inputs import one_line
 from bot.core.money import format_tl
 from bot.core.screens import Button, Screen
 from bot.core.turn import Turn, text_screen
@@ -28,7 +29,8 @@ __all__ = [
 ]
 
 # The service validates the format itself; this only catches what is surely not an address.
-_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+_PART = r"[^@\s\x00-\x1f\x7f-\x9f]+"
+_EMAIL = re.compile(rf"{_PART}@{_PART}\.{_PART}")
 
 
 def looks_like_email(text: str) -> bool:
@@ -169,7 +171,7 @@ async def _log_in(turn: Turn, email: str, password: str) -> None:
 
 def one_sentence(words: str, limit: int = 200) -> str:
     """The service's words as one sentence of ours: one full stop at the end, kept short."""
-    sentence = " ".join(words.split())[:limit].rstrip(" .")
+    sentence = one_line(words)[:limit].rstrip(" .")
     return f"{sentence}." if sentence else ""
 
 
