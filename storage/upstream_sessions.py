@@ -102,10 +102,20 @@ def save_session(
 
 
 def load_session(
-    session: Session, *, cipher: TokenCipher, user_id: int, upstream_url: str
+    session: Session,
+    *,
+    cipher: TokenCipher,
+    user_id: int,
+    upstream_url: str,
+    for_update: bool = False,
 ) -> StoredSession | None:
-    """The user's tokens at that URL; ``None`` when there are none or no key decrypts them."""
-    row = session.exec(select(UpstreamSession).where(*_of(user_id, upstream_url))).first()
+    """The user's tokens at that URL; ``None`` when there are none or no key decrypts them.
+
+    ``for_update`` locks the row until the transaction ends (PostgreSQL; SQLite locks the
+    whole database for a write transaction anyway).
+    """
+    query = select(UpstreamSession).where(*_of(user_id, upstream_url))
+    row = session.exec(query.with_for_update() if for_update else query).first()
     if row is None:
         return None
     try:

@@ -187,7 +187,55 @@ class Accounts:
             return await self._refresh(user_id, rejected)
 
     async def _refresh(self, user_id: int, rejected: str | None) -> str:
-        # Another task (or replica) may have refreshed while this one waited for the lock.
+        if self._db.is_sqlite:
+            # One process per SQLite file, so the asyncio lock serialises the refresh already;
+            # a write transaction held over the call would stall every query of the process.
+            return await self._refresh_optimistically(user_id, rejected)
+        # Replicas share PostgreSQL: the session's row stays locked from reading the refresh
+        # token to storing its successor, so a second replica waits, then finds fresh tokens
+        # instead of being refused for a token rotated a moment ago.
+        loop = asyncio.get_running_loop()
+        token = await self._db.run(lambda s: self._refresh_locked(s, loop, user_id, rejected))
+        if token is None:
+            log.info("the upstream refused the refresh token of chat user %s", user_id)
+            raise SessionExpired
+        return token
+
+    def _refresh_locked(
+        self,
+        session: Session,
+        loop: asyncio.AbstractEventLoop,
+        user_id: int,
+        rejected: str | None,
+    ) -> str | None:
+        """The refreshed access token, the row locked meanwhile; None when refused (deleted)."""
+        url = self.upstream_url
+        stored = upstream_sessions.load_session(
+            session, cipher=self._cipher, user_id=user_id, upstream_url=url, for_update=True
+        )
+        if stored is None:
+            raise NotLoggedIn
+        if self._fresh(stored, rejected):
+            return stored.tokens.access_token
+        call = self._api.refresh(stored.tokens.refresh_token)
+        try:
+            pair = asyncio.run_coroutine_threadsafe(call, loop).result()
+        except TokenRejected:
+            upstream_sessions.delete_session(session, user_id=user_id, upstream_url=url)
+            return None
+        upstream_sessions.swap_tokens(
+            session,
+            cipher=self._cipher,
+            user_id=user_id,
+            upstream_url=url,
+            expected_version=stored.version,
+            tokens=self._tokens(pair),
+        )
+        log.info("refreshed the upstream session of chat user %s", user_id)
+        return pair.access_token
+
+    async def _refresh_optimistically(self, user_id: int, rejected: str | None) -> str:
+        # Another task may have refreshed while this one waited for the lock.
         stored = await self._load(user_id)
         if stored is None:
             raise NotLoggedIn
