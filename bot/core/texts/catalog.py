@@ -39,6 +39,7 @@ class Texts:
     button_switch_account: str
     button_keep_account: str
     account_kept: str
+    too_fast: str
 
     # Ordering.
     ask_title: str

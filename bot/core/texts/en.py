@@ -45,6 +45,10 @@ ENGLISH = Texts(
     button_switch_account="Switch account",
     button_keep_account="Keep this one",
     account_kept="Your account stays {account}.",
+    too_fast=(
+        "You are going too fast; some of your last messages were not handled. "
+        "Please wait for the answers, then try again."
+    ),
     ask_title="Type the article's title (10-255 characters).",
     title_too_short="The title needs at least 10 characters (now {length}). Type it again.",
     title_too_long="The title can have at most 255 characters (now {length}). Type it again.",

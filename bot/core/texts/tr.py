@@ -49,6 +49,10 @@ TURKISH = Texts(
     button_switch_account="Hesap değiştir",
     button_keep_account="Vazgeç",
     account_kept="Hesabınız değişmedi: {account}.",
+    too_fast=(
+        "Çok hızlı yazıyorsunuz; son mesajlarınızın bir kısmını işleyemedim. "
+        "Lütfen yanıtları bekleyip yeniden deneyin."
+    ),
     ask_title="Makalenin başlığını yazın (10-255 karakter).",
     title_too_short="Başlık en az 10 karakter olmalı (şu an {length}). Yeniden yazın.",
     title_too_long="Başlık en çok 255 karakter olabilir (şu an {length}). Yeniden yazın.",
