@@ -155,7 +155,8 @@ def fits_in_button(request_id: str) -> bool:
 
 def parse_action(data: str) -> Action | None:
     """The action in button data, or None when it is not one this bot wrote."""
-    if len(data.encode()) > MAX_ACTION_BYTES:
+    # Everything this bot writes is ASCII; anything else (a lone surrogate even) is not ours.
+    if not data.isascii() or len(data) > MAX_ACTION_BYTES:
         return None
     code, *values = data.split(_SEPARATOR)
     kind = _KINDS.get(code)

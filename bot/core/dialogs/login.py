@@ -9,7 +9,7 @@ from bot.core.accounts import SignedIn
 from bot.core.actions import SwitchAccount
 from bot.core.errors import LoginThrottled
 from bot.core.events import Command, LoginForm, Press, Text
-from bot.core.inputs import one_line
+from bot.core.inputs import one_line, printable
 from bot.core.money import format_tl
 from bot.core.screens import Button, Screen
 from bot.core.turn import Turn, text_screen
@@ -29,7 +29,7 @@ __all__ = [
 ]
 
 # The service validates the format itself; this only catches what is surely not an address.
-_PART = r"[^@\s\x00-\x1f\x7f-\x9f]+"
+_PART = r"[^@\s\x00-\x1f\x7f-\x9f\ud800-\udfff]+"
 _EMAIL = re.compile(rf"{_PART}@{_PART}\.{_PART}")
 
 
@@ -146,6 +146,14 @@ async def login_submitted(turn: Turn, form: LoginForm) -> None:
 
 async def _log_in(turn: Turn, email: str, password: str) -> None:
     texts = turn.texts
+    if not looks_like_email(email):
+        await turn.expect(Awaiting.EMAIL)
+        turn.say(texts.bad_email)
+        return
+    if printable(password) != password:
+        # No account has such a password, and a lone surrogate cannot even be sent.
+        turn.say(texts.login_rejected)
+        return
     try:
         await turn.services.accounts.login(turn.user_id, email, password)
     except LoginInvalid as err:
