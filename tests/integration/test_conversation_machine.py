@@ -28,7 +28,7 @@ from sqlmodel import Session, select
 
 from bot.core.events import Press
 from bot.core.money import format_tl
-from bot.core.screens import Button, Edit, Effect, Send
+from bot.core.screens import Button, Edit, Effect, Notice, Send
 from bot.core.texts import LANGUAGES
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
 from storage import Job
@@ -59,7 +59,7 @@ class ChatUsers(RuleBasedStateMachine):
         self.last_buttons: dict[str, list[Button]] = {}
         # Every button shown to anyone, in order; kept here rather than in a bundle, since
         # what the bot shows is not a function of the drawn steps alone.
-        self.seen: list[Button] = []
+        self.seen: list[tuple[str, Button]] = []
         state.set_balance(DEMO_EMAIL, Decimal(100_000))
         state.set_balance(LOW_BALANCE_EMAIL, Decimal(40))
         self.creates = state.create_count
@@ -99,14 +99,18 @@ class ChatUsers(RuleBasedStateMachine):
         ]
         if buttons:
             self.last_buttons[user] = buttons
-            self.seen.extend(buttons)
+            self.seen.extend((user, button) for button in buttons)
 
     def _say(self, user: str, line: str) -> None:
         self._seen(user, self.bot.say(self.chats[user], line))
 
-    def _press(self, user: str, button: Button, taps: int) -> None:
+    def _press(self, user: str, owner: str, button: Button, taps: int) -> None:
         for _ in range(taps):
-            self._seen(user, self.bot.send(self.chats[user], Press(button.data, "42")))
+            effects = self.bot.send(self.chats[user], Press(button.data, "42"))
+            if owner != user:
+                # Someone else's button: a notice, and nothing else happens.
+                assert all(isinstance(e, Notice) for e in effects), (user, owner, effects)
+            self._seen(user, effects)
 
     @initialize()
     def everyone_logs_in(self) -> None:
@@ -142,13 +146,13 @@ class ChatUsers(RuleBasedStateMachine):
         """Press one of the buttons the user was shown last (twice: a double tap)."""
         shown = self.last_buttons.get(user)
         if shown:
-            self._press(user, shown[choice % len(shown)], taps)
+            self._press(user, user, shown[choice % len(shown)], taps)
 
     @rule(user=USERS, which=st.integers(0, 10**6), taps=st.integers(1, 2))
     def press_any(self, user: str, which: int, taps: int) -> None:
         """Press a button shown to anyone: a replay, a stale one or someone else's."""
         if self.seen:
-            self._press(user, self.seen[which % len(self.seen)], taps)
+            self._press(user, *self.seen[which % len(self.seen)], taps)
 
     @rule(user=USERS, command=st.sampled_from(COMMANDS))
     def command(self, user: str, command: str) -> None:
