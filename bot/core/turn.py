@@ -106,6 +106,7 @@ class Turn:
             log.warning(
                 "could not delete message %s of chat user %s: %s", message_id, self.user_id, err
             )
+            self.say(self.texts.password_not_deleted)
 
     async def upstream(self, operation: Callable[[str], Awaitable[T]]) -> T:
         """Call the upstream as this user, with a fresh token."""

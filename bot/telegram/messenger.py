@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 from telegram import Bot, InputFile
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
@@ -16,7 +14,6 @@ from bot.telegram.render import MESSAGE_LIMIT, keyboard, to_html, visible_length
 __all__ = ["PLATFORM", "TelegramMessenger"]
 
 PLATFORM = "telegram"
-log = logging.getLogger(__name__)
 # Answers that mean the chat is gone for good, not that the send hit a passing problem.
 _GONE = ("chat not found", "user is deactivated", "bot was kicked", "have no rights to send")
 
@@ -77,8 +74,11 @@ class TelegramMessenger:
         try:
             await self._bot.delete_message(chat_id=int(chat.chat_id), message_id=int(message_id))
         except BadRequest as err:
-            # Gone already, or a group where the bot is no admin: the dialog goes on regardless.
-            log.warning("could not delete message %s in chat %s: %s", message_id, chat.chat_id, err)
+            if "message to delete not found" in err.message:
+                # Gone already: what deleting was for.
+                return
+            # E.g. a group where the bot is no admin: the user must be told the message stays.
+            raise _translated(err) from err
         except TelegramError as err:
             raise _translated(err) from err
 

@@ -10,6 +10,7 @@ import pytest
 from tests.e2e.telegram_rig import ALICE, BOB, Rig, telegram_rig
 
 NOTE = "Şifre içerebileceği için mesajınızı sildim"
+NOT_DELETED = "silemedim"
 
 
 @pytest.fixture
@@ -35,6 +36,9 @@ async def test_a_password_after_a_newline_or_a_tab_is_deleted_with_a_note(rig: R
     )
     await rig.until(group, "özel mesajla")
     assert deleted(rig, in_a_group, group)
+    # The test bot is no admin of the group, so Telegram refused: the user is told to do it.
+    assert rig.shown(group, NOT_DELETED) is not None
+    assert rig.shown(group, NOTE) is None
 
     one_message = rig.telegram.user_says(ALICE, "/giris demo@example.com\tDemo12345")
     await rig.until(ALICE, "Giriş yapıldı")

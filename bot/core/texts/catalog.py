@@ -34,6 +34,7 @@ class Texts:
     session_expired: str
     help_logged_in_as: str
     password_deleted: str
+    password_not_deleted: str
     empty_password: str
     already_logged_in: str
     button_switch_account: str

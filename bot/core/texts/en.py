@@ -40,6 +40,10 @@ ENGLISH = Texts(
     session_expired="Your session has expired. Please log in again with /giris.",
     help_logged_in_as="You are logged in: {account}.",
     password_deleted="I deleted your message, since it may hold a password.",
+    password_not_deleted=(
+        "I could not delete your message. If it holds a password, please delete it yourself "
+        "now and change your password."
+    ),
     empty_password="The password cannot be empty. Type your password, or send /iptal.",
     already_logged_in="You are logged in as {account}. Do you want to switch to another account?",
     button_switch_account="Switch account",

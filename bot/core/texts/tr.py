@@ -42,6 +42,10 @@ TURKISH = Texts(
     session_expired="Oturumunuzun süresi doldu. Lütfen /giris ile yeniden giriş yapın.",
     help_logged_in_as="Giriş yaptınız: {account}.",
     password_deleted="Şifre içerebileceği için mesajınızı sildim.",
+    password_not_deleted=(
+        "Mesajınızı silemedim. Şifre içeriyorsa lütfen hemen kendiniz silin ve şifrenizi "
+        "değiştirin."
+    ),
     empty_password="Şifre boş olamaz. Şifrenizi yazın ya da /iptal deyin.",
     already_logged_in=(
         "{account} hesabıyla giriş yaptınız. Başka bir hesaba geçmek istiyor musunuz?"
