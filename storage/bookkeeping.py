@@ -11,7 +11,7 @@ from storage.inserts import insert_if_absent
 from storage.models import LoginAttempt, ProcessedUpdate
 
 __all__ = [
-    "clear_failed_logins",
+    "failed_logins_by_user_since",
     "failed_logins_since",
     "mark_processed",
     "prune_failed_logins",
@@ -32,25 +32,40 @@ def prune_processed(session: Session, *, before: datetime) -> int:
     return result.rowcount
 
 
-def record_failed_login(session: Session, *, user_id: int | None, at: datetime) -> None:
-    """Count a failed login of the user (``None``: not tied to a user)."""
-    session.add(LoginAttempt(chat_user_id=user_id, attempted_at=at))
+def record_failed_login(
+    session: Session, *, user_id: int | None, at: datetime, email_hash: str | None = None
+) -> None:
+    """Count a failed login of the user (``None``: not tied to a user) at a hashed e-mail."""
+    session.add(LoginAttempt(chat_user_id=user_id, attempted_at=at, email_hash=email_hash))
 
 
-def failed_logins_since(session: Session, *, since: datetime, user_id: int | None = None) -> int:
-    """Failed logins since ``since``, of one user or (``None``) of the whole bot."""
+def failed_logins_since(
+    session: Session,
+    *,
+    since: datetime,
+    user_id: int | None = None,
+    email_hash: str | None = None,
+) -> int:
+    """Failed logins since ``since``: of one user, at one hashed e-mail, or (neither) in all."""
     query = select(func.count()).where(col(LoginAttempt.attempted_at) >= since)
     if user_id is not None:
         query = query.where(col(LoginAttempt.chat_user_id) == user_id)
+    if email_hash is not None:
+        query = query.where(col(LoginAttempt.email_hash) == email_hash)
     return session.exec(query).one()
+
+
+def failed_logins_by_user_since(session: Session, *, since: datetime) -> dict[int | None, int]:
+    """Failed logins since ``since``, counted per chat user (``None``: not tied to a user)."""
+    query = (
+        select(LoginAttempt.chat_user_id, func.count())
+        .where(col(LoginAttempt.attempted_at) >= since)
+        .group_by(col(LoginAttempt.chat_user_id))
+    )
+    return dict(session.exec(query).all())
 
 
 def prune_failed_logins(session: Session, *, before: datetime) -> int:
     """Forget failed logins older than ``before``; returns how many went."""
     result = session.exec(delete(LoginAttempt).where(col(LoginAttempt.attempted_at) < before))
     return result.rowcount
-
-
-def clear_failed_logins(session: Session, *, user_id: int) -> None:
-    """Forget the user's failed logins, after one succeeded."""
-    session.exec(delete(LoginAttempt).where(col(LoginAttempt.chat_user_id) == user_id))

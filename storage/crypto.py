@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import hashlib
+import hmac
 import os
 import secrets
 from collections.abc import Sequence
@@ -17,6 +20,9 @@ __all__ = [
     "generate_key",
     "load_or_create_key_file",
 ]
+
+
+_FINGERPRINT_PURPOSE = b"makale-bot fingerprint"
 
 
 class InvalidKey(ValueError):
@@ -38,6 +44,11 @@ class TokenCipher:
         self._fernet = MultiFernet(
             [_fernet(name, position, len(names)) for position, name in enumerate(names, 1)]
         )
+        # A key of its own for fingerprints, so that no HMAC output is made with a key that
+        # also encrypts; derived from the first key, it needs no setting of its own.
+        self._fingerprint_key = hmac.digest(
+            base64.urlsafe_b64decode(names[0]), _FINGERPRINT_PURPOSE, hashlib.sha256
+        )
 
     def encrypt(self, value: str) -> bytes:
         """Encrypt under the first key."""
@@ -49,6 +60,10 @@ class TokenCipher:
             return self._fernet.decrypt(token).decode()
         except InvalidToken as err:
             raise UndecryptableToken("no configured key decrypts this token") from err
+
+    def fingerprint(self, value: str) -> str:
+        """A keyed hash of the value (hex), to count by a value without storing it."""
+        return hmac.new(self._fingerprint_key, value.encode(), hashlib.sha256).hexdigest()
 
     def rotate(self, token: bytes) -> bytes:
         """Re-encrypt under the first key, keeping the original timestamp."""

@@ -84,6 +84,8 @@ class UpstreamSession(SQLModel, table=True):
     refresh_expires_at: datetime = Field(sa_column=_timestamp())
     version: int = 0
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
+    # The e-mail logged in with, masked (``d***@example.com``): enough to name the account.
+    account: str | None = Field(default=None, sa_type=String(320))
 
 
 class Draft(SQLModel, table=True):
@@ -157,7 +159,7 @@ class ProcessedUpdate(SQLModel, table=True):
 
 
 class LoginAttempt(SQLModel, table=True):
-    """A failed login, for throttling per chat user and for the whole bot."""
+    """A failed login, for throttling per chat user, per target e-mail and for the whole bot."""
 
     __tablename__ = "login_attempt"
 
@@ -166,3 +168,5 @@ class LoginAttempt(SQLModel, table=True):
         default=None, foreign_key="chat_user.id", index=True, ondelete="CASCADE"
     )
     attempted_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(index=True))
+    # The e-mail tried, as a keyed hash (HMAC-SHA256, hex): counted, never readable.
+    email_hash: str | None = Field(default=None, sa_type=String(64), index=True)

@@ -45,6 +45,7 @@ class StoredSession:
     upstream_url: str
     tokens: Tokens
     version: int
+    account: str | None = None
 
 
 def _encrypted(cipher: TokenCipher, tokens: Tokens) -> dict[str, Any]:
@@ -74,10 +75,19 @@ def _warn_undecryptable(user_id: int, upstream_url: str, outcome: str) -> None:
 
 
 def save_session(
-    session: Session, *, cipher: TokenCipher, user_id: int, upstream_url: str, tokens: Tokens
+    session: Session,
+    *,
+    cipher: TokenCipher,
+    user_id: int,
+    upstream_url: str,
+    tokens: Tokens,
+    account: str | None = None,
 ) -> StoredSession:
-    """Store the tokens of a fresh login, replacing any earlier session at that URL."""
-    values = _encrypted(cipher, tokens)
+    """Store the tokens of a fresh login, replacing any earlier session at that URL.
+
+    ``account`` names the account for the user (a masked e-mail); it is not a secret.
+    """
+    values = {**_encrypted(cipher, tokens), "account": account}
     version = col(UpstreamSession.version)
     statement = (
         dialect_insert(session, UpstreamSession)
@@ -88,14 +98,24 @@ def save_session(
         .returning(version)
     )
     stored_version: int = session.exec(statement).scalar_one()
-    return StoredSession(user_id, upstream_url, tokens, stored_version)
+    return StoredSession(user_id, upstream_url, tokens, stored_version, account)
 
 
 def load_session(
-    session: Session, *, cipher: TokenCipher, user_id: int, upstream_url: str
+    session: Session,
+    *,
+    cipher: TokenCipher,
+    user_id: int,
+    upstream_url: str,
+    for_update: bool = False,
 ) -> StoredSession | None:
-    """The user's tokens at that URL; ``None`` when there are none or no key decrypts them."""
-    row = session.exec(select(UpstreamSession).where(*_of(user_id, upstream_url))).first()
+    """The user's tokens at that URL; ``None`` when there are none or no key decrypts them.
+
+    ``for_update`` locks the row until the transaction ends (PostgreSQL; SQLite locks the
+    whole database for a write transaction anyway).
+    """
+    query = select(UpstreamSession).where(*_of(user_id, upstream_url))
+    row = session.exec(query.with_for_update() if for_update else query).first()
     if row is None:
         return None
     try:
@@ -108,7 +128,7 @@ def load_session(
     except UndecryptableToken:
         _warn_undecryptable(user_id, upstream_url, "a new login is needed")
         return None
-    return StoredSession(user_id, upstream_url, tokens, row.version)
+    return StoredSession(user_id, upstream_url, tokens, row.version, row.account)
 
 
 def swap_tokens(

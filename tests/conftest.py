@@ -10,6 +10,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from hypothesis import HealthCheck, settings
 from psycopg import sql
 from sqlalchemy import make_url
 
@@ -26,6 +27,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         tier = next((part for part in item.path.parts if part in _TIERS), None)
         if tier is not None:
             item.add_marker(getattr(pytest.mark, tier))
+
+
+# Property tests: "ci" (the default) runs a fixed, bounded set of examples, the same on every
+# run; HYPOTHESIS_PROFILE=thorough searches at random, twenty times as long.
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    max_examples=100,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "thorough",
+    max_examples=2000,
+    stateful_step_count=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def _libpq_url(url: str) -> str:

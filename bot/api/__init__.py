@@ -27,6 +27,7 @@ from bot.api.models import (
     Tone,
     Topic,
 )
+from bot.api.parsing import printable
 
 __all__ = [
     "DEFAULT_BULK_PATH",
@@ -54,4 +55,5 @@ __all__ = [
     "Topic",
     "UnexpectedResponse",
     "ValidationFailed",
+    "printable",
 ]

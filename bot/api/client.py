@@ -289,7 +289,9 @@ def _api_error(err: Exception, operation: _Operation) -> ArticleApiError:
         rejection = RequestRejected
     else:
         return UnexpectedResponse(f"{operation.name}: unexpected status {status}", status=status)
-    return rejection(text, status=status, error=body.error, details=body.details)
+    return rejection(
+        text, status=status, error=body.error, details=body.details, reason=body.message
+    )
 
 
 def _error_body(response: httpx.Response) -> parsing.ErrorBody:

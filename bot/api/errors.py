@@ -79,7 +79,7 @@ class UnexpectedResponse(ArticleApiError):
 
 
 class RequestRejected(ArticleApiError):
-    """A 4xx answer; ``error`` and ``message`` are the service's own words."""
+    """A 4xx answer; ``error`` and ``reason`` are the service's own words, as it gave them."""
 
     def __init__(
         self,
@@ -88,10 +88,12 @@ class RequestRejected(ArticleApiError):
         status: int | None = None,
         error: str | None = None,
         details: dict[str, Any] | None = None,
+        reason: str | None = None,
     ) -> None:
         super().__init__(message, status=status)
         self.error = error
         self.details = details or {}
+        self.reason = reason
 
 
 class LoginRejected(RequestRejected):

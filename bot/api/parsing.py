@@ -43,6 +43,7 @@ __all__ = [
     "parse_token_pair",
     "parse_tones",
     "parse_topic",
+    "printable",
 ]
 
 T = TypeVar("T")
@@ -172,6 +173,9 @@ _MILLISECONDS_FROM = 10**11
 # Ids and percentages beyond this are nonsense, and int() of "1e999999" would hang.
 _INT_LIMIT = 10**18
 _NON_ALNUM = re.compile(r"[^a-z0-9]")
+# C0 and C1 controls but tab and line breaks, and lone surrogates (no encoding takes them):
+# PostgreSQL refuses a NUL in text, and a chat would show the rest as garbage.
+_UNPRINTABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _CURRENCY = re.compile(r"(?i)\s|tl|try|₺")
 
 
@@ -272,14 +276,19 @@ def _parse_list(
     return parsed
 
 
+def printable(text: str) -> str:
+    """The text without control characters (NUL among them); tabs and line breaks stay."""
+    return _UNPRINTABLE.sub("", text)
+
+
 def _text(value: Any) -> str | None:
-    """A non-empty string, or a number written as one; None for anything else."""
+    """A non-empty printable string, or a number written as one; None for anything else."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return str(value)
-    if isinstance(value, str) and value.strip():
-        return value.strip()
+    if isinstance(value, str):
+        return printable(value).strip() or None
     return None
 
 
@@ -431,7 +440,7 @@ def _article(fields: Fields) -> Article | None:
         status=_status(fields),
         title=_text(_first(fields, _TITLE)),
         progress=_progress(_first(fields, _PROGRESS)),
-        content=content if isinstance(content, str) else None,
+        content=printable(content) if isinstance(content, str) else None,
         created_at=_moment(_first(fields, _CREATED_AT)),
         failure_reason=_text(_first(fields, _FAILURE)),
     )

@@ -20,7 +20,7 @@ from bot.core.upstream import Upstream
 from storage import Database, TokenCipher, bookkeeping, upstream_sessions
 from storage.upstream_sessions import StoredSession, Tokens
 
-__all__ = ["Accounts", "LoginLimits"]
+__all__ = ["Accounts", "LoginLimits", "SignedIn", "masked_email"]
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -31,11 +31,31 @@ REFRESH_TOKEN_LIFETIME = timedelta(days=30)
 
 @dataclass(frozen=True, slots=True)
 class LoginLimits:
-    """Failed logins allowed per window, kept below the upstream's per-IP block."""
+    """Failed logins allowed per window, kept below the upstream's per-IP block.
+
+    ``per_bot`` closes logins only for users who have failed already in the window: a user
+    with a clean record always gets a try, so a few users failing on purpose cannot lock
+    the others out.
+    """
 
     per_user: int = 5
+    per_email: int = 10
     per_bot: int = 30
     window: timedelta = timedelta(minutes=15)
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    """A user's stored session as dialogs see it: whose account, never its tokens."""
+
+    # The masked e-mail; None for a session stored before it was kept.
+    account: str | None
+
+
+def masked_email(email: str) -> str:
+    """The e-mail with its local part hidden but its first letter: ``d***@example.com``."""
+    local, _, domain = email.strip().rpartition("@")
+    return f"{local[:1]}***@{domain}"
 
 
 class Accounts:
@@ -69,27 +89,30 @@ class Accounts:
 
     async def login(self, user_id: int, email: str, password: str) -> None:
         """Log in at the upstream and store the tokens (never the password)."""
-        await self._check_throttle(user_id)
+        email_hash = self._cipher.fingerprint(email.strip().casefold())
+        await self._check_throttle(user_id, email_hash)
         try:
             pair = await self._api.login(email, password)
         except (LoginRejected, LoginInvalid):
             self._operations.login_refused("failed")
             now = self._clock()
             await self._db.run(
-                lambda s: bookkeeping.record_failed_login(s, user_id=user_id, at=now)
+                lambda s: bookkeeping.record_failed_login(
+                    s, user_id=user_id, at=now, email_hash=email_hash
+                )
             )
             raise
         tokens = self._tokens(pair)
-        await self._db.run(lambda s: self._save(s, user_id, tokens))
-
-    def _save(self, session: Session, user_id: int, tokens: Tokens) -> StoredSession:
-        bookkeeping.clear_failed_logins(session, user_id=user_id)
-        return upstream_sessions.save_session(
-            session,
-            cipher=self._cipher,
-            user_id=user_id,
-            upstream_url=self.upstream_url,
-            tokens=tokens,
+        # Failures are not forgiven by a success: they age out of the window instead.
+        await self._db.run(
+            lambda s: upstream_sessions.save_session(
+                s,
+                cipher=self._cipher,
+                user_id=user_id,
+                upstream_url=self.upstream_url,
+                tokens=tokens,
+                account=masked_email(email),
+            )
         )
 
     async def logout(self, user_id: int) -> bool:
@@ -102,7 +125,12 @@ class Accounts:
 
     async def is_logged_in(self, user_id: int) -> bool:
         """Whether the user has a stored session at this upstream."""
-        return await self._load(user_id) is not None
+        return await self.signed_in(user_id) is not None
+
+    async def signed_in(self, user_id: int) -> SignedIn | None:
+        """The user's session at this upstream, without its tokens; None when logged out."""
+        stored = await self._load(user_id)
+        return None if stored is None else SignedIn(stored.account)
 
     async def require(self, user_id: int) -> None:
         """Fail with ``NotLoggedIn`` unless the user has a session."""
@@ -118,18 +146,22 @@ class Accounts:
             token = await self._access_token(user_id, rejected=token)
             return await operation(token)
 
-    async def _check_throttle(self, user_id: int) -> None:
-        since = self._clock() - self._limits.window
+    async def _check_throttle(self, user_id: int, email_hash: str) -> None:
+        limits = self._limits
+        since = self._clock() - limits.window
 
-        def count(session: Session) -> tuple[int, int]:
-            mine = bookkeeping.failed_logins_since(session, since=since, user_id=user_id)
-            everyone = bookkeeping.failed_logins_since(session, since=since)
-            return mine, everyone
+        def count(session: Session) -> tuple[dict[int | None, int], int]:
+            by_user = bookkeeping.failed_logins_by_user_since(session, since=since)
+            at_email = bookkeeping.failed_logins_since(session, since=since, email_hash=email_hash)
+            return by_user, at_email
 
-        mine, everyone = await self._db.run(count)
-        guard_engaged = everyone >= self._limits.per_bot
+        by_user, at_email = await self._db.run(count)
+        mine = by_user.get(user_id, 0)
+        # A user past their own limit counts only up to it towards the bot-wide limit.
+        everyone = sum(min(failures, limits.per_user) for failures in by_user.values())
+        guard_engaged = everyone >= limits.per_bot
         await self._operations.login_guard(guard_engaged, everyone)
-        if mine >= self._limits.per_user or guard_engaged:
+        if mine >= limits.per_user or at_email >= limits.per_email or (mine and guard_engaged):
             self._operations.login_refused("throttled")
             raise LoginThrottled
 
@@ -159,7 +191,55 @@ class Accounts:
             return await self._refresh(user_id, rejected)
 
     async def _refresh(self, user_id: int, rejected: str | None) -> str:
-        # Another task (or replica) may have refreshed while this one waited for the lock.
+        if self._db.is_sqlite:
+            # One process per SQLite file, so the asyncio lock serialises the refresh already;
+            # a write transaction held over the call would stall every query of the process.
+            return await self._refresh_optimistically(user_id, rejected)
+        # Replicas share PostgreSQL: the session's row stays locked from reading the refresh
+        # token to storing its successor, so a second replica waits, then finds fresh tokens
+        # instead of being refused for a token rotated a moment ago.
+        loop = asyncio.get_running_loop()
+        token = await self._db.run(lambda s: self._refresh_locked(s, loop, user_id, rejected))
+        if token is None:
+            log.info("the upstream refused the refresh token of chat user %s", user_id)
+            raise SessionExpired
+        return token
+
+    def _refresh_locked(
+        self,
+        session: Session,
+        loop: asyncio.AbstractEventLoop,
+        user_id: int,
+        rejected: str | None,
+    ) -> str | None:
+        """The refreshed access token, the row locked meanwhile; None when refused (deleted)."""
+        url = self.upstream_url
+        stored = upstream_sessions.load_session(
+            session, cipher=self._cipher, user_id=user_id, upstream_url=url, for_update=True
+        )
+        if stored is None:
+            raise NotLoggedIn
+        if self._fresh(stored, rejected):
+            return stored.tokens.access_token
+        call = self._api.refresh(stored.tokens.refresh_token)
+        try:
+            pair = asyncio.run_coroutine_threadsafe(call, loop).result()
+        except TokenRejected:
+            upstream_sessions.delete_session(session, user_id=user_id, upstream_url=url)
+            return None
+        upstream_sessions.swap_tokens(
+            session,
+            cipher=self._cipher,
+            user_id=user_id,
+            upstream_url=url,
+            expected_version=stored.version,
+            tokens=self._tokens(pair),
+        )
+        log.info("refreshed the upstream session of chat user %s", user_id)
+        return pair.access_token
+
+    async def _refresh_optimistically(self, user_id: int, rejected: str | None) -> str:
+        # Another task may have refreshed while this one waited for the lock.
         stored = await self._load(user_id)
         if stored is None:
             raise NotLoggedIn

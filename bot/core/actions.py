@@ -22,6 +22,7 @@ __all__ = [
     "PickSize",
     "PickTone",
     "ShowPage",
+    "SwitchAccount",
     "fits_in_button",
     "parse_action",
 ]
@@ -32,6 +33,7 @@ _DRAFT_ID = re.compile(r"[A-Za-z0-9_-]{6,12}")
 _REQUEST_ID = re.compile(r"[A-Za-z0-9_.:-]{1,48}")
 _SMALL_INT = re.compile(r"\d{1,9}")
 _LANGUAGE = re.compile(r"tr|en")
+_YES_NO = re.compile(r"[01]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,10 +120,31 @@ class ChooseLanguage(ButtonAction):
     language: str
 
 
-Action = PickTone | PickSize | Confirm | Abort | ShowPage | OpenArticle | ChooseLanguage
+@dataclass(frozen=True, slots=True)
+class SwitchAccount(ButtonAction):
+    """Log the owner in to another account (1), or keep the current one (0)."""
+
+    code: ClassVar[str] = "sw"
+    patterns = (_SMALL_INT, _YES_NO)
+    owner: int
+    switch: int
+
+
+Action = (
+    PickTone | PickSize | Confirm | Abort | ShowPage | OpenArticle | ChooseLanguage | SwitchAccount
+)
 _KINDS: dict[str, type[ButtonAction]] = {
     kind.code: kind
-    for kind in (PickTone, PickSize, Confirm, Abort, ShowPage, OpenArticle, ChooseLanguage)
+    for kind in (
+        PickTone,
+        PickSize,
+        Confirm,
+        Abort,
+        ShowPage,
+        OpenArticle,
+        ChooseLanguage,
+        SwitchAccount,
+    )
 }
 
 
@@ -132,7 +155,8 @@ def fits_in_button(request_id: str) -> bool:
 
 def parse_action(data: str) -> Action | None:
     """The action in button data, or None when it is not one this bot wrote."""
-    if len(data.encode()) > MAX_ACTION_BYTES:
+    # Everything this bot writes is ASCII; anything else (a lone surrogate even) is not ours.
+    if not data.isascii() or len(data) > MAX_ACTION_BYTES:
         return None
     code, *values = data.split(_SEPARATOR)
     kind = _KINDS.get(code)

@@ -76,38 +76,54 @@ def article_blocks(content: str, title: str | None = None) -> tuple[Block, ...]:
     return blocks
 
 
-def _halves(block: Block) -> list[Block] | None:
-    """Cut a block too long for one message in two, at a sentence or a word."""
+def _cut(text: str) -> list[str]:
+    """Two shorter parts of a text: at a sentence, else at a word, else cut hard; [] if tiny."""
+    if len(text) < 2:
+        return []
+    for pieces in (_SENTENCE_END.split(text), text.split(" ")):
+        # Joining drops at least one separator, so each part is shorter than the text.
+        if len(pieces) > 1:
+            half = len(pieces) // 2
+            parts = [" ".join(pieces[:half]), " ".join(pieces[half:])]
+            break
+    else:
+        middle = len(text) // 2
+        parts = [text[:middle], text[middle:]]
+    return [part for part in parts if part]
+
+
+def _halves(block: Block) -> list[Block]:
+    """Cut a block too long for one message in shorter ones; [] when it cannot be cut."""
     match block:
         case Paragraph(spans):
-            text = "".join(span.text for span in spans)
-            pieces = _SENTENCE_END.split(text)
-            if len(pieces) == 1:
-                pieces = text.split(" ")
-            if len(pieces) == 1:
-                middle = len(text) // 2
-                pieces = [text[:middle], text[middle:]]
-            half = len(pieces) // 2
-            joiner = " "
-            return [
-                Paragraph((Span(joiner.join(pieces[:half])),)),
-                Paragraph((Span(joiner.join(pieces[half:])),)),
-            ]
+            return [Paragraph((Span(part),)) for part in _cut("".join(s.text for s in spans))]
+        case Heading(text, level):
+            return [Heading(part, level) for part in _cut(text)]
         case BulletList(items) if len(items) > 1:
             half = len(items) // 2
             return [BulletList(items[:half]), BulletList(items[half:])]
+        case BulletList(items):
+            # One long item: its first part keeps the bullet, the rest follows as a paragraph.
+            first, *rest = _cut("".join(s.text for item in items for s in item)) or [""]
+            if not first:
+                return []
+            return [BulletList(((Span(first),),)), *(Paragraph((Span(part),)) for part in rest)]
         case CodeBlock(text):
             lines = text.split("\n")
-            half = max(1, len(lines) // 2) if len(lines) > 1 else len(text) // 2
             if len(lines) > 1:
+                half = len(lines) // 2
                 return [CodeBlock("\n".join(lines[:half])), CodeBlock("\n".join(lines[half:]))]
-            return [CodeBlock(text[:half]), CodeBlock(text[half:])]
-        case _:
-            return None
+            middle = len(text) // 2
+            return [CodeBlock(part) for part in (text[:middle], text[middle:]) if part]
+    return []
 
 
 def split_into_screens(blocks: Sequence[Block], fits: Callable[[Screen], bool]) -> list[Screen]:
-    """Pack blocks into as few screens as fit, breaking only between blocks when possible."""
+    """Pack blocks into as few screens as fit, breaking only between blocks when possible.
+
+    A block too long for one message is cut (paragraphs, headings and list items at a
+    sentence or a word, hard as a last resort); one that still cannot fit goes out alone.
+    """
     pending = list(blocks)
     screens: list[Screen] = []
     current: list[Block] = []
@@ -122,9 +138,10 @@ def split_into_screens(blocks: Sequence[Block], fits: Callable[[Screen], bool]) 
             pending.insert(0, block)
             continue
         halves = _halves(block)
-        if halves is None:
-            raise ValueError("a block that cannot be split does not fit in one message")
-        pending[:0] = halves
+        if halves:
+            pending[:0] = halves
+        else:
+            screens.append(Screen((block,)))
     if current:
         screens.append(Screen(tuple(current)))
     return screens

@@ -21,6 +21,7 @@ from bot.core.actions import (
     PickSize,
     PickTone,
     ShowPage,
+    SwitchAccount,
     parse_action,
 )
 from bot.core.dialogs import (
@@ -245,6 +246,8 @@ async def _pressed(turn: Turn, press: Press, data: str) -> None:
             await articles.article_opened(turn, action, press)
         case ChooseLanguage() as action:
             await language.language_chosen(turn, action, press)
+        case SwitchAccount() as action:
+            await login.switch_chosen(turn, action, press)
         case None:
             # Stale, foreign or tampered data: a notice, and nothing else happens.
             turn.notice(turn.texts.stale_button)

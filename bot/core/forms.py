@@ -15,7 +15,8 @@ __all__ = ["TITLE_MAX", "TITLE_MIN", "OrderChoices", "looks_like_email", "title_
 
 TITLE_MIN, TITLE_MAX = 10, 255
 # The service validates the format itself; this only catches what is surely not an address.
-_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+_PART = r"[^@\s\x00-\x1f\x7f-\x9f\ud800-\udfff]+"
+_EMAIL = re.compile(rf"{_PART}@{_PART}\.{_PART}")
 
 
 def looks_like_email(text: str) -> bool:

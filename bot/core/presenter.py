@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol, assert_never
 
+from bot.core.richtext import paragraph
 from bot.core.screens import Delete, Document, Edit, Effect, Notice, Screen, Send, SendDocument
 
 __all__ = ["Presenter", "present"]
@@ -42,8 +43,11 @@ async def present(presenter: Presenter, effects: Iterable[Effect]) -> None:
                 await presenter.send(screen)
             case Edit(message_id, screen):
                 await presenter.edit(message_id, screen)
-            case Delete(message_id):
+            case Delete(message_id, note):
                 await presenter.delete(message_id)
+                if note:
+                    # Said where the message was, whatever the platform.
+                    await presenter.send(Screen((paragraph(note),)))
             case SendDocument(document):
                 await presenter.send_document(document)
             case Notice(text):

@@ -75,9 +75,10 @@ class Edit:
 
 @dataclass(frozen=True, slots=True)
 class Delete:
-    """Delete a message, e.g. the user's message holding a password."""
+    """Delete a message, e.g. the user's message holding a password; ``note`` says it went."""
 
     message_id: str
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,6 +78,7 @@ class Turn:
         self.later: list[Callable[[], Awaitable[None]]] = []
         # The input a command interrupted, so /iptal can tell whether it cancelled anything.
         self.interrupted: Awaiting | None = None
+        self._deleted: set[str] = set()
 
     def send(self, screen: Screen) -> None:
         """Answer with a new message."""
@@ -101,19 +102,22 @@ class Turn:
         self.later.append(work)
 
     async def delete(self, message_id: str | None) -> None:
-        """Delete one of the user's messages (a password): at once where the adapter can."""
-        if not message_id:
+        """Delete one of the user's messages (a password), with a note: at once where possible."""
+        if not message_id or message_id in self._deleted or not self.origin.deletes_messages:
             return
+        self._deleted.add(message_id)
+        deletion = Delete(message_id, self.texts.password_deleted)
         if self.at_once is None:
-            self.effects.append(Delete(message_id))
+            self.effects.append(deletion)
             return
         try:
-            await self.at_once(Delete(message_id))
+            await self.at_once(deletion)
         except MessengerError as err:
             # The dialog goes on; the platform said why the message stays (e.g. no admin rights).
             log.warning(
                 "could not delete message %s of chat user %s: %s", message_id, self.user_id, err
             )
+            self.say(self.texts.password_not_deleted)
 
     async def upstream(self, operation: Callable[[str], Awaitable[T]]) -> T:
         """Call the upstream as this user, with a fresh token."""

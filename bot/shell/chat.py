@@ -23,16 +23,17 @@ def parse_line(
 ) -> Event | None:
     """The event a typed line means: a command, a choice, or plain text; None for a blank line.
 
-    A secret (a password) is always plain text, whatever it looks like.
+    At a secret (password) prompt a blank line is an answer too, and anything but a command
+    is plain text, even a number.
     """
     text = line.strip()
-    if not text:
+    if not text and not secret:
         return None
-    if secret:
-        return Text(line, last_message_id)
     if text.startswith("/"):
         name, _, args = text[1:].partition(" ")
         return Command(name.lower(), args.strip())
+    if secret:
+        return Text(line, last_message_id)
     button = choices.pick(text)
     if button is not None:
         return Press(button.data, choices.message_id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from telegram import Update
 from telegram.ext import AIORateLimiter, ApplicationBuilder
 
 from bot.core.conversation import Conversations
@@ -11,11 +12,14 @@ from bot.telegram.handlers import register_handlers
 from bot.telegram.messenger import DEFAULTS, TelegramMessenger
 from bot.telegram.ordering import PerUserOrder
 from bot.telegram.pacing import PacedRateLimiter
+from bot.telegram.updates import tell_too_fast
 
 __all__ = ["build_application"]
 
 # Different users' updates are handled side by side: one slow upstream call holds no one else.
 CONCURRENT_UPDATES = 16
+# A user's updates waiting for their turn; more are dropped, and the user told so.
+QUEUED_PER_USER = 10
 
 
 def build_application(
@@ -23,13 +27,23 @@ def build_application(
 ) -> TelegramApp:
     """The application with every handler; webhook mode has no updater of its own."""
     root = api_url.rstrip("/")
+
+    async def too_fast(update: Update) -> None:
+        # Called while the application runs, so long after it is built below.
+        messenger = application.bot_data.messenger
+        assert messenger is not None, "set when the application is built"
+        await tell_too_fast(update, conversations, messenger)
+
+    order = PerUserOrder(
+        CONCURRENT_UPDATES, max_queued_per_user=QUEUED_PER_USER, on_overflow=too_fast
+    )
     builder = (
         ApplicationBuilder()
         .token(token)
         .base_url(f"{root}/bot")
         .base_file_url(f"{root}/file/bot")
         .rate_limiter(PacedRateLimiter(inner=CountingRateLimiter(AIORateLimiter(max_retries=0))))
-        .concurrent_updates(PerUserOrder(CONCURRENT_UPDATES))
+        .concurrent_updates(order)
         .context_types(CONTEXT_TYPES)
         .defaults(DEFAULTS)
     )

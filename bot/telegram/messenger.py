@@ -78,8 +78,11 @@ class TelegramMessenger:
         try:
             await self._bot.delete_message(chat_id=int(chat.chat_id), message_id=int(message_id))
         except BadRequest as err:
-            # Gone already, or a group where the bot is no admin: the dialog goes on regardless.
-            log.warning("could not delete message %s in chat %s: %s", message_id, chat.chat_id, err)
+            if "message to delete not found" in err.message:
+                # Gone already: what deleting was for.
+                return
+            # E.g. a group where the bot is no admin: the user must be told the message stays.
+            raise _translated(err) from err
         except TelegramError as err:
             raise _translated(err) from err
 

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import logging
+
 from telegram import Message, Update
 from telegram.constants import ChatType
 
+from bot.core.conversation import Conversations
 from bot.core.events import ChatAddress, Command, Event, Origin, UserKey
-from bot.core.ports import ChatPresenter
+from bot.core.ports import ChatPresenter, MessengerError
 from bot.core.richtext import paragraph
 from bot.core.screens import Notice, Screen
+from bot.core.texts import texts_for
 from bot.telegram.context import BotContext
-from bot.telegram.messenger import PLATFORM
+from bot.telegram.messenger import PLATFORM, TelegramMessenger
 
-__all__ = ["answer", "command_of", "origin_of", "post_notices"]
+__all__ = ["answer", "command_of", "origin_of", "post_notices", "tell_too_fast"]
+
+log = logging.getLogger(__name__)
 
 
 def origin_of(update: Update) -> Origin | None:
@@ -60,3 +66,17 @@ async def post_notices(update: Update, context: BotContext, notices: list[Notice
         return
     for notice in notices:
         await context.messenger.send(origin.chat, Screen((paragraph(notice.text),)))
+
+
+async def tell_too_fast(
+    update: Update, conversations: Conversations, messenger: TelegramMessenger
+) -> None:
+    """Tell a user that some of their updates were dropped for coming too fast."""
+    origin = origin_of(update)
+    if origin is None:
+        return
+    texts = texts_for(await conversations.language(origin))
+    try:
+        await messenger.send(origin.chat, Screen((paragraph(texts.too_fast),)))
+    except MessengerError as err:
+        log.warning("could not tell chat %s it goes too fast: %s", origin.chat.chat_id, err)

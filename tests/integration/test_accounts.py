@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -10,9 +11,10 @@ from sqlalchemy.orm import ORMExecuteState, Session
 
 from bot.api import TokenPair
 from bot.core.accounts import Accounts
+from bot.core.errors import SessionExpired
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD
 from storage import Database, StoredSession, TokenCipher, Tokens, upstream_sessions
-from tests.fakes import DeliveryRig, delivery_rig
+from tests.fakes import DeliveryRig, delivery_rig, wait_until
 
 # Past the access token's lifetime, well within the refresh token's.
 TOKEN_EXPIRED = 2 * 3600.0
@@ -109,3 +111,49 @@ async def test_a_users_refresh_lock_is_dropped_once_nobody_waits_on_it(
     await accounts.call(rig.user_id, echo)
 
     assert dict(accounts._locks) == {}
+
+
+def refreshes(rig: DeliveryRig) -> int:
+    return sum(path.endswith("/auth/refresh") for _, path in rig.sandbox.state.request_log)
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_two_replicas_refreshing_one_user_on_postgresql_keep_the_session(
+    database_url: str, cipher: TokenCipher
+) -> None:
+    replica_a, replica_b = Database.connect(database_url), Database.connect(database_url)
+    replica_a.migrate()
+    try:
+        async with delivery_rig(replica_a) as rig:
+            a = Accounts(db=replica_a, api=rig.api, cipher=cipher, clock=rig.clock)
+            b = Accounts(db=replica_b, api=rig.api, cipher=cipher, clock=rig.clock)
+            await a.login(rig.user_id, DEMO_EMAIL, DEMO_PASSWORD)
+            rig.advance(TOKEN_EXPIRED)
+            # A's refresh rotates the token upstream, but its answer is slow to come back;
+            # B's refresh, refused for the rotated token, would be answered at once.
+            rig.sandbox.state.faults.latency = 1.0
+            first = asyncio.create_task(a.call(rig.user_id, echo))
+            await wait_until(lambda: refreshes(rig) == 1)
+            rig.sandbox.state.faults.latency = 0.0
+
+            second = await b.call(rig.user_id, echo)
+
+            assert second == await first
+            assert refreshes(rig) == 1
+            assert await b.is_logged_in(rig.user_id)
+    finally:
+        replica_a.dispose()
+        replica_b.dispose()
+
+
+async def test_a_revoked_refresh_token_ends_the_session(database: Database) -> None:
+    async with delivery_rig(database) as rig:
+        rig.advance(TOKEN_EXPIRED)
+        # Rotated behind the bot's back: the stored refresh token is no longer valid.
+        await rig.api.refresh((await stored(rig, rig.accounts._cipher)).tokens.refresh_token)
+
+        with pytest.raises(SessionExpired):
+            await rig.accounts.call(rig.user_id, echo)
+
+        assert not await rig.accounts.is_logged_in(rig.user_id)

@@ -65,16 +65,18 @@ def test_failed_logins_are_counted_per_user_and_for_the_bot(
         )
     )
     attempts = [
-        (user_id, NOW - timedelta(hours=2)),
-        (user_id, NOW - timedelta(minutes=5)),
-        (user_id, NOW - timedelta(minutes=1)),
-        (other.id, NOW - timedelta(minutes=3)),
-        (None, NOW - timedelta(minutes=2)),
+        (user_id, NOW - timedelta(hours=2), "a"),
+        (user_id, NOW - timedelta(minutes=5), "a"),
+        (user_id, NOW - timedelta(minutes=1), "b"),
+        (other.id, NOW - timedelta(minutes=3), "a"),
+        (None, NOW - timedelta(minutes=2), None),
     ]
 
     def record(session: Session) -> None:
-        for attempt_user, at in attempts:
-            bookkeeping.record_failed_login(session, user_id=attempt_user, at=at)
+        for attempt_user, at, email_hash in attempts:
+            bookkeeping.record_failed_login(
+                session, user_id=attempt_user, at=at, email_hash=email_hash
+            )
 
     database.run_sync(record)
 
@@ -85,9 +87,14 @@ def test_failed_logins_are_counted_per_user_and_for_the_bot(
             )
         )
 
+    since = NOW - timedelta(minutes=15)
     assert count(user_id) == 2
     assert count(None) == 4
-
-    database.run_sync(lambda session: bookkeeping.clear_failed_logins(session, user_id=user_id))
-    assert count(user_id) == 0
-    assert count(None) == 2
+    at_a = database.run_sync(
+        lambda session: bookkeeping.failed_logins_since(session, since=since, email_hash="a")
+    )
+    assert at_a == 2
+    by_user = database.run_sync(
+        lambda session: bookkeeping.failed_logins_by_user_since(session, since=since)
+    )
+    assert by_user == {user_id: 2, other.id: 1, None: 1}

@@ -56,6 +56,8 @@ def test_an_action_that_would_not_fit_is_refused_when_built() -> None:
         "ln|1|de",
         "op|1|../../etc",
         "pg|1|2" + "0" * 70,
+        "ok|abcDEF1\ud800",
+        "ok|abcDEF1\u0131",
     ],
 )
 def test_tampered_data_is_refused(data: str) -> None:

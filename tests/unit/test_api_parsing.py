@@ -609,3 +609,20 @@ def test_unreadable_error_bodies_say_nothing(payload: object) -> None:
 )
 def test_retry_after(header: str | None, expected: float | None) -> None:
     assert parse_retry_after(header, EXPIRY) == expected
+
+
+def test_control_characters_are_removed_from_content_and_titles() -> None:
+    payload = [
+        {
+            "requestId": "r\x00",
+            "baslik": "Başlık\x00 ve\x1b[31m renk\ud800",
+            "icerik": "# Başlık\r\n\nMetin\x00 burada.\x07\n\tGirintili\x7f\x85.",
+            "durum": "tamamlandi",
+        }
+    ]
+
+    (article,) = parse_articles(payload)
+
+    assert article.request_id == "r"
+    assert article.title == "Başlık ve[31m renk"
+    assert article.content == "# Başlık\r\n\nMetin burada.\n\tGirintili."

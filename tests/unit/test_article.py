@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.core.article import article_blocks, article_document, split_into_screens
-from bot.core.richtext import BulletList, Heading, Paragraph, plain_text
+from bot.core.richtext import Block, BulletList, Heading, Paragraph, Span, plain_text
 from bot.core.screens import Screen
 
 MARKDOWN = """# Yapay Zekâ ve Eğitim
@@ -57,6 +57,48 @@ def test_split_never_exceeds_the_limit_nor_loses_words(paragraphs: list[str], li
     screens = split_into_screens(blocks, under(limit))
     assert all(len(s.text) <= limit for s in screens)
     assert " ".join(plain_text(s.blocks) for s in screens).split() == plain_text(blocks).split()
+
+
+def letters(text: str) -> str:
+    return "".join(text.split())
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.builds(Heading, st.text(min_size=1, max_size=600), st.integers(1, 3)),
+            st.builds(
+                lambda text: BulletList(((Span(text, bold=True),),)),
+                st.text(min_size=1, max_size=600),
+            ),
+            st.builds(lambda text: Paragraph((Span(text),)), st.text(min_size=1, max_size=600)),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    st.integers(min_value=10, max_value=120),
+)
+def test_any_block_of_any_length_is_split_to_fit_and_nothing_is_lost(
+    blocks: list[Block], limit: int
+) -> None:
+    screens = split_into_screens(blocks, under(limit))
+
+    assert all(len(s.text) <= limit for s in screens)
+    assert letters("".join(plain_text(s.blocks) for s in screens)) == letters(plain_text(blocks))
+
+
+def test_an_over_long_heading_or_list_item_is_split_like_a_paragraph() -> None:
+    words = " ".join(f"kelime{number}" for number in range(400))
+    blocks = (Heading(words, 1), BulletList(((Span(words),), (Span("kısa"),))))
+
+    screens = split_into_screens(blocks, under(4096 // 4))
+
+    assert len(screens) > 2
+    assert plain_text(blocks).split() == " ".join(plain_text(s.blocks) for s in screens).split()
+
+
+def test_a_block_that_fits_nowhere_still_goes_out() -> None:
+    assert [s.text for s in split_into_screens((Paragraph((Span("x"),)),), under(0))] == ["x"]
 
 
 def test_the_file_is_named_after_the_title() -> None:

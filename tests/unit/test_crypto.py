@@ -63,6 +63,18 @@ def test_foreign_or_damaged_tokens_are_undecryptable() -> None:
         cipher.rotate(b"not a token")
 
 
+def test_fingerprints_are_keyed_stable_and_do_not_show_the_value() -> None:
+    key = generate_key()
+    value = "someone@example.com"
+
+    fingerprint = TokenCipher(key).fingerprint(value)
+
+    assert fingerprint == TokenCipher([key, generate_key()]).fingerprint(value)
+    assert fingerprint != TokenCipher(generate_key()).fingerprint(value)
+    assert "someone" not in fingerprint
+    assert len(fingerprint) == 64
+
+
 def test_key_file_is_created_private_then_reused(tmp_path: Path) -> None:
     path = tmp_path / "data" / "token.key"
 

@@ -31,9 +31,11 @@ def test_commands_choices_and_text() -> None:
     assert parse_line("   ", SIZES, "7") is None
 
 
-def test_a_secret_is_always_text() -> None:
-    assert parse_line("/Gizli123", SIZES, "7", secret=True) == Text("/Gizli123", "7")
+def test_a_secret_is_text_but_a_command_stays_a_command_and_blank_is_an_answer() -> None:
+    assert parse_line("/iptal", SIZES, "7", secret=True) == Command("iptal", "")
     assert parse_line("1", SIZES, "7", secret=True) == Text("1", "7")
+    assert parse_line(" Gizli 123 ", SIZES, "7", secret=True) == Text(" Gizli 123 ", "7")
+    assert parse_line("", SIZES, "7", secret=True) == Text("", "7")
 
 
 def test_an_echoed_login_line_hides_the_password() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.core.accounts import SignedIn
 from bot.core.events import Command
 from bot.core.richtext import BulletList, Span, bold, paragraph
 from bot.core.screens import Screen
@@ -11,19 +12,24 @@ from bot.core.turn import Turn
 __all__ = ["help_screen", "show_help"]
 
 
-def help_screen(texts: Texts, *, logged_in: bool) -> Screen:
-    """The help text in the user's language."""
+def help_screen(texts: Texts, *, signed_in: SignedIn | None) -> Screen:
+    """The help text in the user's language, naming the account the user is logged in to."""
     commands = BulletList(
         tuple(
             (bold(f"/{name}"), Span(f" — {description}"))
             for name, description in texts.help_commands
         )
     )
-    status = texts.help_logged_in if logged_in else texts.help_logged_out
+    if signed_in is None:
+        status = texts.help_logged_out
+    elif signed_in.account is None:
+        status = texts.help_logged_in
+    else:
+        status = texts.help_logged_in_as.format(account=signed_in.account)
     return Screen((paragraph(texts.help_intro), commands, paragraph(status)))
 
 
 async def show_help(turn: Turn, command: Command) -> None:
     """Show the help; nothing is awaited afterwards."""
-    logged_in = await turn.services.accounts.is_logged_in(turn.user_id)
-    turn.send(help_screen(turn.texts, logged_in=logged_in))
+    signed_in = await turn.services.accounts.signed_in(turn.user_id)
+    turn.send(help_screen(turn.texts, signed_in=signed_in))

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from bot.api import LoginInvalid, LoginRejected
+from bot.core.accounts import SignedIn
+from bot.core.actions import SwitchAccount
 from bot.core.errors import LoginThrottled
-from bot.core.events import Command, LoginForm, Text
+from bot.core.events import Command, LoginForm, Press, Text
 from bot.core.forms import looks_like_email
-from bot.core.screens import Screen
+from bot.core.inputs import one_line, printable
+from bot.core.screens import Button, Screen
 from bot.core.states import Awaiting, JobStatus
 from bot.core.turn import Turn, text_screen
 from storage import drafts, jobs
@@ -15,32 +18,86 @@ __all__ = [
     "email_entered",
     "log_out",
     "login_submitted",
+    "one_sentence",
     "password_entered",
+    "split_credentials",
     "start_login",
+    "switch_chosen",
 ]
 
 
+def split_credentials(text: str) -> tuple[str, str]:
+    """The e-mail and the password of one message, separated by any whitespace."""
+    parts = text.split(maxsplit=1)
+    email = parts[0] if parts else ""
+    password = parts[1].strip() if len(parts) > 1 else ""
+    return email, password
+
+
 async def start_login(turn: Turn, command: Command) -> None:
-    """Ask for the e-mail (or take e-mail and password from the command) in a private chat."""
-    email, _, password = command.args.strip().partition(" ")
+    """Ask for the e-mail (or take e-mail and password from the command) in a private chat.
+
+    Logged in already, the user is asked first whether to switch accounts; credentials in the
+    command are that answer, since the password cannot be kept for a question.
+    """
+    email, password = split_credentials(command.args)
     if password:
         # The command carries a password: it must not stay in the chat, private or not.
         await turn.delete(command.message_id)
     if not turn.origin.private:
         turn.say(turn.texts.login_private_only)
         return
-    if email and password:
-        await _log_in(turn, email, password.strip())
+    if password:
+        await _log_in(turn, email, password)
+        return
+    signed_in = await turn.services.accounts.signed_in(turn.user_id)
+    if signed_in is not None:
+        _ask_to_switch(turn, signed_in)
     elif email:
         await _take_email(turn, email)
     else:
-        await turn.expect(Awaiting.EMAIL)
-        turn.say(turn.texts.ask_email)
+        await _ask_email(turn)
+
+
+def _ask_to_switch(turn: Turn, signed_in: SignedIn) -> None:
+    texts = turn.texts
+    account = signed_in.account or "?"
+    buttons = (
+        Button(texts.button_switch_account, SwitchAccount(turn.user_id, 1).encode()),
+        Button(texts.button_keep_account, SwitchAccount(turn.user_id, 0).encode()),
+    )
+    turn.send(
+        Screen(text_screen(texts.already_logged_in.format(account=account)).blocks, (buttons,))
+    )
+
+
+async def switch_chosen(turn: Turn, action: SwitchAccount, press: Press) -> None:
+    """Ask for the other account's e-mail, or keep the one logged in."""
+    if action.owner != turn.user_id:
+        turn.notice(turn.texts.not_your_button)
+        return
+    if action.switch and turn.origin.private:
+        await _ask_email(turn, press.message_id)
+        return
+    signed_in = await turn.services.accounts.signed_in(turn.user_id)
+    account = signed_in.account if signed_in and signed_in.account else "?"
+    turn.replace(press.message_id, text_screen(turn.texts.account_kept.format(account=account)))
+
+
+async def _ask_email(turn: Turn, message_id: str | None = None) -> None:
+    await turn.expect(Awaiting.EMAIL)
+    turn.replace(message_id, text_screen(turn.texts.ask_email))
 
 
 async def email_entered(turn: Turn, text: Text) -> None:
-    """Take the e-mail and ask for the password."""
-    await _take_email(turn, text.text.strip())
+    """Take the e-mail and ask for the password; an e-mail and a password log in at once."""
+    email, password = split_credentials(text.text)
+    if password:
+        await turn.delete(text.message_id)
+        await turn.expect(None)
+        await _log_in(turn, email, password)
+        return
+    await _take_email(turn, email)
 
 
 async def _take_email(turn: Turn, email: str) -> None:
@@ -57,13 +114,18 @@ async def _take_email(turn: Turn, email: str) -> None:
 async def password_entered(turn: Turn, text: Text) -> None:
     """Delete the password message at once, then log in with it (in a private chat only)."""
     await turn.delete(text.message_id)
-    email = turn.user.awaiting_context or ""
-    await turn.expect(None)
     if not turn.origin.private:
         # Awaited in a private chat but typed in a group: members may have read it.
+        await turn.expect(None)
         turn.say(turn.texts.login_private_only)
         return
-    await _log_in(turn, email, text.text.strip())
+    password = text.text.strip()
+    if not password:
+        turn.send(Screen(text_screen(turn.texts.empty_password).blocks, secret_input=True))
+        return
+    email = turn.user.awaiting_context or ""
+    await turn.expect(None)
+    await _log_in(turn, email, password)
 
 
 async def login_submitted(turn: Turn, form: LoginForm) -> None:
@@ -74,13 +136,22 @@ async def login_submitted(turn: Turn, form: LoginForm) -> None:
 
 async def _log_in(turn: Turn, email: str, password: str) -> None:
     texts = turn.texts
-    try:
-        await turn.services.accounts.login(turn.user_id, email, password)
-    except LoginRejected:
+    if not looks_like_email(email):
+        await turn.expect(Awaiting.EMAIL)
+        turn.say(texts.bad_email)
+        return
+    if printable(password) != password:
+        # No account has such a password, and a lone surrogate cannot even be sent.
         turn.say(texts.login_rejected)
         return
+    try:
+        await turn.services.accounts.login(turn.user_id, email, password)
     except LoginInvalid as err:
-        turn.say(texts.login_invalid.format(reason=str(err)))
+        reason = one_sentence(err.reason or "")
+        turn.say(texts.login_invalid.format(reason=reason) if reason else texts.login_rejected)
+        return
+    except LoginRejected:
+        turn.say(texts.login_rejected)
         return
     except LoginThrottled:
         turn.say(texts.login_throttled)
@@ -94,6 +165,12 @@ async def _log_in(turn: Turn, email: str, password: str) -> None:
     )
     if waiting:
         turn.say(texts.deliver_after_login)
+
+
+def one_sentence(words: str, limit: int = 200) -> str:
+    """The service's words as one sentence of ours: one full stop at the end, kept short."""
+    sentence = one_line(words)[:limit].rstrip(" .")
+    return f"{sentence}." if sentence else ""
 
 
 async def log_out(turn: Turn, command: Command) -> None:

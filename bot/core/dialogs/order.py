@@ -22,6 +22,7 @@ from bot.core.actions import Abort, Confirm, PickSize, PickTone
 from bot.core.errors import DraftClosed
 from bot.core.events import Command, OrderForm, Press, Text
 from bot.core.forms import OrderChoices, title_problem
+from bot.core.inputs import one_line, printable
 from bot.core.richtext import Block, BulletList, Span, bold, paragraph
 from bot.core.screens import Button, Screen
 from bot.core.states import Awaiting, DraftKind, DraftStep
@@ -74,7 +75,7 @@ async def start_order(turn: Turn, command: Command) -> None:
     """Start a draft; take the title from the command or ask for it."""
     await turn.services.accounts.require(turn.user_id)
     draft = await _new_draft(turn, DraftKind.SINGLE)
-    title = " ".join(command.args.split())
+    title = one_line(command.args)
     if title:
         await _take_title(turn, draft, title)
     else:
@@ -86,7 +87,7 @@ async def title_entered(turn: Turn, text: Text) -> None:
     """Take the awaited title, or ask again with the reason."""
     draft = await _awaited_draft(turn)
     if draft is not None:
-        await _take_title(turn, draft, " ".join(text.text.split()))
+        await _take_title(turn, draft, one_line(text.text))
 
 
 async def _awaited_draft(turn: Turn) -> Draft | None:
@@ -136,7 +137,7 @@ async def bulk_titles_entered(turn: Turn, text: Text) -> None:
 
 
 async def _take_bulk_titles(turn: Turn, draft: Draft, text: str) -> None:
-    titles = [" ".join(line.split()) for line in _TITLE_SEPARATORS.split(text) if line.strip()]
+    titles = [one_line(line) for line in _TITLE_SEPARATORS.split(printable(text)) if line.strip()]
     bad = [
         str(number) for number, title in enumerate(titles, 1) if title_problem(turn.texts, title)
     ]
@@ -155,7 +156,7 @@ async def _take_bulk_titles(turn: Turn, draft: Draft, text: str) -> None:
 async def form_submitted(turn: Turn, form: OrderForm) -> None:
     """Take title, tone and size from one form and show the summary."""
     await turn.services.accounts.require(turn.user_id)
-    title = " ".join(form.title.split())
+    title = one_line(form.title)
     problem = title_problem(turn.texts, title)
     tone = await turn.services.catalog.tone(turn.user_id, form.tone)
     size = await turn.services.catalog.size(turn.user_id, form.size)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.core.events import Command, Text
+from bot.core.inputs import one_line
 from bot.core.states import Awaiting
 from bot.core.turn import Turn
 
@@ -27,7 +28,7 @@ async def topic_entered(turn: Turn, text: Text) -> None:
 
 
 async def _add(turn: Turn, raw: str) -> None:
-    topic = " ".join(raw.split())
+    topic = one_line(raw)
     if not TOPIC_MIN <= len(topic) <= TOPIC_MAX:
         await turn.expect(Awaiting.TOPIC)
         turn.say(turn.texts.topic_bad)

@@ -49,6 +49,15 @@ class Texts:
     logout_nothing: str
     need_login: str
     session_expired: str
+    help_logged_in_as: str
+    password_deleted: str
+    password_not_deleted: str
+    empty_password: str
+    already_logged_in: str
+    button_switch_account: str
+    button_keep_account: str
+    account_kept: str
+    too_fast: str
 
     # Ordering.
     ask_title: str

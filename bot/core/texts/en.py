@@ -51,12 +51,27 @@ ENGLISH = Texts(
     ask_password_unseen="Type your password; it is not shown on screen and never stored.",
     login_ok="Logged in. Your balance: {balance}",
     login_rejected="Wrong e-mail or password. Send /giris to try again.",
-    login_invalid="The service refused these details: {reason}. Send /giris to try again.",
+    login_invalid="The service refused these details: {reason} Send /giris to try again.",
     login_throttled="Too many failed attempts. Please try again in a few minutes.",
     logout_done="Logged out. Your session was deleted.",
     logout_nothing="You are not logged in; there is no session to end.",
     need_login="Please log in first: /giris",
     session_expired="Your session has expired. Please log in again with /giris.",
+    help_logged_in_as="You are logged in: {account}.",
+    password_deleted="I deleted your message, since it may hold a password.",
+    password_not_deleted=(
+        "I could not delete your message. If it holds a password, please delete it yourself "
+        "now and change your password."
+    ),
+    empty_password="The password cannot be empty. Type your password, or send /iptal.",
+    already_logged_in="You are logged in as {account}. Do you want to switch to another account?",
+    button_switch_account="Switch account",
+    button_keep_account="Keep this one",
+    account_kept="Your account stays {account}.",
+    too_fast=(
+        "You are going too fast; some of your last messages were not handled. "
+        "Please wait for the answers, then try again."
+    ),
     ask_title="Type the article's title (10-255 characters).",
     title_too_short="The title needs at least 10 characters (now {length}). Type it again.",
     title_too_long="The title can have at most 255 characters (now {length}). Type it again.",

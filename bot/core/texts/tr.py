@@ -40,12 +40,29 @@ TURKISH = Texts(
     ask_password_unseen="Şifrenizi yazın; ekranda görünmez ve hiçbir yerde saklanmaz.",
     login_ok="Giriş yapıldı. Bakiyeniz: {balance}",
     login_rejected="E-posta ya da şifre hatalı. Yeniden denemek için /giris yazın.",
-    login_invalid="Servis bu bilgileri kabul etmedi: {reason}. Yeniden denemek için /giris yazın.",
+    login_invalid="Servis bu bilgileri kabul etmedi: {reason} Yeniden denemek için /giris yazın.",
     login_throttled="Çok fazla hatalı deneme oldu. Lütfen birkaç dakika sonra yeniden deneyin.",
     logout_done="Çıkış yapıldı. Oturum bilgileriniz silindi.",
     logout_nothing="Giriş yapmış değilsiniz; kapatılacak bir oturum yok.",
     need_login="Önce giriş yapmalısınız: /giris",
     session_expired="Oturumunuzun süresi doldu. Lütfen /giris ile yeniden giriş yapın.",
+    help_logged_in_as="Giriş yaptınız: {account}.",
+    password_deleted="Şifre içerebileceği için mesajınızı sildim.",
+    password_not_deleted=(
+        "Mesajınızı silemedim. Şifre içeriyorsa lütfen hemen kendiniz silin ve şifrenizi "
+        "değiştirin."
+    ),
+    empty_password="Şifre boş olamaz. Şifrenizi yazın ya da /iptal deyin.",
+    already_logged_in=(
+        "{account} hesabıyla giriş yaptınız. Başka bir hesaba geçmek istiyor musunuz?"
+    ),
+    button_switch_account="Hesap değiştir",
+    button_keep_account="Vazgeç",
+    account_kept="Hesabınız değişmedi: {account}.",
+    too_fast=(
+        "Çok hızlı yazıyorsunuz; son mesajlarınızın bir kısmını işleyemedim. "
+        "Lütfen yanıtları bekleyip yeniden deneyin."
+    ),
     ask_title="Makalenin başlığını yazın (10-255 karakter).",
     title_too_short="Başlık en az 10 karakter olmalı (şu an {length}). Yeniden yazın.",
     title_too_long="Başlık en çok 255 karakter olabilir (şu an {length}). Yeniden yazın.",
