@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -10,6 +9,8 @@ from pathlib import Path
 
 import pexpect
 import pytest
+
+from tests.e2e.bot_process import fresh_env
 
 TITLE = "Yapay zekâ ile içerik üretimi"
 SPEED = "240"
@@ -23,11 +24,8 @@ def styled(*words: str) -> str:
 
 
 def shell_env(tmp_path: Path) -> dict[str, str]:
-    """The environment of a fresh machine: nothing of the bot's configured."""
-    keep = {"PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR"}
-    env = {k: v for k, v in os.environ.items() if k in keep}
-    env.update({"PYTHONUNBUFFERED": "1", "PROMPT_TOOLKIT_NO_CPR": "1", "COLUMNS": "120"})
-    return env
+    """A fresh machine's environment, with a terminal the prompt can drive under pexpect."""
+    return fresh_env() | {"PROMPT_TOOLKIT_NO_CPR": "1", "COLUMNS": "120"}
 
 
 def run_piped(tmp_path: Path, script: str, *extra: str) -> subprocess.CompletedProcess[str]:
