@@ -15,7 +15,7 @@ import os
 import re
 import signal
 import sys
-from collections import Counter, deque
+from collections import defaultdict, deque
 from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
@@ -49,7 +49,7 @@ __all__ = [
     "Order",
     "TelegramGate",
     "bot_processes",
-    "delivered",
+    "deliveries",
     "fresh_env",
     "order_one_article_per_chat",
 ]
@@ -380,41 +380,51 @@ async def order_one_article_per_chat(
 
 @dataclass(frozen=True)
 class Delivered:
-    """What Telegram received of one article in its chat: the parts, and the files."""
+    """What Telegram accepted of one article in its chat: how many parts carried each of its
+    paragraphs, and how many times its file came."""
 
-    parts: list[str]
+    order: Order
+    copies: tuple[int, ...]
     files: int
-    paragraphs_missing: int
+
+    @property
+    def begun(self) -> bool:
+        """Some of the article's text arrived, its file not yet."""
+        return any(self.copies) and self.files == 0
 
     @property
     def whole(self) -> bool:
         """Every paragraph of the article arrived, and its file."""
-        return self.paragraphs_missing == 0 and self.files >= 1
+        return all(self.copies) and self.files >= 1
 
     @property
     def twice(self) -> bool:
-        """Some part or the file arrived more than once."""
-        repeated = any(times > 1 for times in Counter(self.parts).values())
-        return repeated or self.files > 1
+        """Some paragraph or the file arrived more than once."""
+        return any(copies > 1 for copies in self.copies) or self.files > 1
 
 
-def delivered(telegram: FakeTelegram, order: Order) -> Delivered:
-    """The article's parts and files among what Telegram accepted in its chat."""
-    paragraphs = _paragraphs(order.content)
-    parts: list[str] = []
-    files = 0
+def deliveries(telegram: FakeTelegram, orders: Iterable[Order]) -> list[Delivered]:
+    """What Telegram accepted of each article in its chat, in the order of ``orders``."""
+    texts: defaultdict[str, list[str]] = defaultdict(list)
+    files: defaultdict[str, list[bytes]] = defaultdict(list)
     for call in telegram.calls:
-        if not call.ok or str(call.params.get("chat_id")) != str(order.chat_id):
+        chat, method = str(call.params.get("chat_id")), call.method.lower()
+        if not call.ok:
             continue
-        if call.method.lower() == "sendmessage":
-            text = html.unescape(_TAG.sub("", str(call.params.get("text", ""))))
-            if any(paragraph in text for paragraph in paragraphs):
-                parts.append(text)
-        elif call.method.lower() == "senddocument":
-            document = call.files.get("document")
-            files += document is not None and order.content in document.content.decode()
-    missing = sum(1 for p in paragraphs if not any(p in part for part in parts))
-    return Delivered(parts, files, missing)
+        if method == "sendmessage":
+            texts[chat].append(html.unescape(_TAG.sub("", str(call.params.get("text", "")))))
+        elif method == "senddocument" and "document" in call.files:
+            files[chat].append(call.files["document"].content)
+    found: list[Delivered] = []
+    for order in orders:
+        chat = str(order.chat_id)
+        copies = tuple(
+            sum(paragraph in text for text in texts[chat])
+            for paragraph in _paragraphs(order.content)
+        )
+        article = order.content.encode()
+        found.append(Delivered(order, copies, sum(article in file for file in files[chat])))
+    return found
 
 
 def _paragraphs(content: str) -> list[str]:

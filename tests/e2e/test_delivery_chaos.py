@@ -25,7 +25,7 @@ from tests.e2e.bot_process import (
     Order,
     TelegramGate,
     bot_processes,
-    delivered,
+    deliveries,
     order_one_article_per_chat,
 )
 from tests.e2e.fake_telegram import FakeTelegram
@@ -45,46 +45,44 @@ MARGIN = 3.0
 # Long enough for every article to be written upstream and delivered at Telegram's pace
 # (30 messages a second for a bot), kills aside.
 DELIVERY_TIMEOUT = 30.0
+# Counting what Telegram received takes a while with hundreds of messages; not every 10 ms.
+CHECK_INTERVAL = 0.1
 
 
-def whole_once(telegram: FakeTelegram, orders: Sequence[Order]) -> bool:
+def all_whole(telegram: FakeTelegram, orders: Sequence[Order]) -> bool:
     """Whether every article arrived whole."""
-    return all(delivered(telegram, order).whole for order in orders)
+    return all(delivered.whole for delivered in deliveries(telegram, orders))
 
 
 def received_twice(telegram: FakeTelegram, orders: Sequence[Order]) -> list[Order]:
-    """The articles with a part or the file received more than once."""
-    return [order for order in orders if delivered(telegram, order).twice]
+    """The articles with a paragraph or the file received more than once."""
+    return [delivered.order for delivered in deliveries(telegram, orders) if delivered.twice]
 
 
 async def kill_mid_article(
     victim: BotProcess, telegram: FakeTelegram, orders: Sequence[Order]
 ) -> list[Order]:
     """Kill the victim once a file waits at its gate (which holds files), and return the
-    articles it had begun: part in the chat, file not."""
+    articles it had begun: text in the chat, file not."""
     gate = victim.gate
     await wait_until(lambda: bool(gate.held), DELIVERY_TIMEOUT)
     gate.hold(CHAT_CHANGES)
 
-    def begun() -> list[Order]:
+    def begun() -> set[str]:
         mine = {change.chat_id for change in gate.passed}
-        return [
-            order
-            for order in orders
-            if str(order.chat_id) in mine
-            and delivered(telegram, order).parts
-            and not delivered(telegram, order).files
-        ]
+        chats = (str(d.order.chat_id) for d in deliveries(telegram, orders) if d.begun)
+        return {chat for chat in chats if chat in mine}
 
     # Every article the victim had begun waits at the gate for its next message.
     await wait_until(
-        lambda: gate.in_flight == 0 and {str(o.chat_id) for o in begun()} <= gate.chats_held(),
+        lambda: gate.in_flight == 0 and begun() <= gate.chats_held(),
         DELIVERY_TIMEOUT,
+        interval=CHECK_INTERVAL,
     )
     taken = begun()
     await victim.kill()
     assert taken, "the kill landed in the middle of an article"
-    return taken
+    return [order for order in orders if str(order.chat_id) in taken]
 
 
 @NEEDS_NEW_ENGINE
@@ -126,8 +124,9 @@ async def test_a_killed_process_articles_arrive_once_soon_after_its_restart(
             taken = await kill_mid_article(bot, telegram, orders)
             bot.gate.release()
             await bot.start()
-            await wait_until(partial(whole_once, telegram, taken), lease + POLL_INTERVAL + MARGIN)
-            await wait_until(partial(whole_once, telegram, orders), DELIVERY_TIMEOUT)
+            takeover = lease + POLL_INTERVAL + MARGIN
+            await wait_until(partial(all_whole, telegram, taken), takeover, CHECK_INTERVAL)
+            await wait_until(partial(all_whole, telegram, orders), DELIVERY_TIMEOUT, CHECK_INTERVAL)
         await bot.stop()
     assert received_twice(telegram, orders) == []
 
@@ -164,8 +163,9 @@ async def test_replicas_deliver_every_article_exactly_once_through_a_kill_and_a_
         ) as processes:
             await asyncio.gather(*(process.start() for process in processes))
             await wait_until(
-                lambda: sum(delivered(telegram, o).files for o in orders) >= len(orders) // 3,
+                lambda: sum(d.whole for d in deliveries(telegram, orders)) >= len(orders) // 3,
                 DELIVERY_TIMEOUT,
+                CHECK_INTERVAL,
             )
             victim = max(processes, key=lambda p: p.gate.sent("sendDocument"))
             victim.gate.hold({"sendDocument"})
@@ -176,8 +176,8 @@ async def test_replicas_deliver_every_article_exactly_once_through_a_kill_and_a_
                 # Whichever survivor delivers next waits on Telegram for three of its leases.
                 survivor.gate.slow_next(slow)
             takeover = lease + POLL_INTERVAL + slow + MARGIN
-            await wait_until(lambda: whole_once(telegram, taken), takeover)
-            await wait_until(lambda: whole_once(telegram, orders), DELIVERY_TIMEOUT)
+            await wait_until(partial(all_whole, telegram, taken), takeover, CHECK_INTERVAL)
+            await wait_until(partial(all_whole, telegram, orders), DELIVERY_TIMEOUT, CHECK_INTERVAL)
             for survivor in survivors:
                 await survivor.stop()
         assert received_twice(telegram, orders) == []
