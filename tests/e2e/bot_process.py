@@ -71,7 +71,7 @@ def fresh_env() -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class _Request:
+class _ChatChange:
     """A chat-changing request at the gate: its method (lower case), its chat, and the process
     life it came from."""
 
@@ -88,8 +88,8 @@ class TelegramGate:
         self._http = http
         self.port = free_port()
         self.methods: list[str] = []
-        self.passed: list[_Request] = []
-        self.held: list[_Request] = []
+        self.passed: list[_ChatChange] = []
+        self.held: list[_ChatChange] = []
         # Chat changes passed on to Telegram and not answered yet.
         self.in_flight = 0
         self._life = 0
@@ -97,6 +97,7 @@ class TelegramGate:
         self._let_through = 0
         self._changed = asyncio.Event()
         self._delays: deque[float] = deque()
+        self.slowed = 0
 
     @property
     def url(self) -> str:
@@ -139,10 +140,11 @@ class TelegramGate:
         body = await request.body()
         if method in CHAT_CHANGES:
             params, _ = await read_request(request)
-            change = _Request(method, str(params.get("chat_id")), self._life)
+            change = _ChatChange(method, str(params.get("chat_id")), self._life)
             if not await self._pass(change, request):
                 return Response(status_code=HTTPStatus.BAD_GATEWAY)
             if self._delays:
+                self.slowed += 1
                 await asyncio.sleep(self._delays.popleft())
             self.passed.append(change)
             self.in_flight += 1
@@ -161,7 +163,7 @@ class TelegramGate:
         content_type = answer.headers.get("content-type")
         return Response(answer.content, answer.status_code, media_type=content_type)
 
-    async def _pass(self, change: _Request, request: Request) -> bool:
+    async def _pass(self, change: _ChatChange, request: Request) -> bool:
         """Wait while such requests are held; whether the request may go on to Telegram.
 
         A request its process gave up on (timed out, or killed) never goes on: the process
@@ -182,7 +184,7 @@ class TelegramGate:
             self.held.remove(change)
         return change.life == self._life and not gone.done()
 
-    def _holds(self, change: _Request) -> bool:
+    def _holds(self, change: _ChatChange) -> bool:
         if change.method not in self._holding:
             return False
         if self._let_through > 0:

@@ -180,6 +180,7 @@ async def test_replicas_deliver_every_article_exactly_once_through_a_kill_and_a_
             await wait_until(partial(all_whole, telegram, orders), DELIVERY_TIMEOUT, CHECK_INTERVAL)
             for survivor in survivors:
                 await survivor.stop()
+        assert sum(survivor.gate.slowed for survivor in survivors) >= 1, "a round was slowed"
         assert received_twice(telegram, orders) == []
 
 
