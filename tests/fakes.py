@@ -38,6 +38,7 @@ __all__ = [
     "ManualClock",
     "RecordingMessenger",
     "delivery_rig",
+    "place_order",
     "wait_until",
 ]
 
@@ -254,24 +255,16 @@ class DeliveryRig:
         thread_id: str | None = None,
     ) -> Job:
         """Order an article upstream and record its job the way the order dialog does."""
-        created = await self.accounts.call(
-            self.user_id, lambda token: self.api.create(token, title=title, tone=1, size=size)
-        )
-        now = self.clock()
-        job = Job(
-            request_id=created.request_id,
-            chat_user_id=self.user_id,
-            platform=platform,
-            chat_id=chat_id,
-            thread_id=thread_id,
+        return await place_order(
+            self.db,
+            self.accounts,
+            self.api,
+            user_id=self.user_id,
+            chat=ChatAddress(platform, chat_id, thread_id),
             title=title,
-            tone=1,
             size=size,
-            cost=created.cost,
-            next_poll_at=now + timedelta(seconds=estimate_seconds(created.estimated_time) or 0),
-            created_at=now,
+            now=self.clock(),
         )
-        return await self.db.run(lambda s: jobs.add_job(s, job=job))
 
     async def job(self, job_id: int | None) -> Job:
         """The job's row as stored now."""
@@ -296,6 +289,37 @@ class DeliveryRig:
         assert account is not None
         (job,) = [job for job in state.jobs_of(account) if job.request_id == request_id]
         return job
+
+
+async def place_order(
+    db: Database,
+    accounts: Accounts,
+    api: ArticleApi,
+    *,
+    user_id: int,
+    chat: ChatAddress,
+    title: str,
+    size: int,
+    now: datetime,
+) -> Job:
+    """Order an article upstream for the chat user and record its job as the order dialog does."""
+    created = await accounts.call(
+        user_id, lambda token: api.create(token, title=title, tone=1, size=size)
+    )
+    job = Job(
+        request_id=created.request_id,
+        chat_user_id=user_id,
+        platform=chat.platform,
+        chat_id=chat.chat_id,
+        thread_id=chat.thread_id,
+        title=title,
+        tone=1,
+        size=size,
+        cost=created.cost,
+        next_poll_at=now + timedelta(seconds=estimate_seconds(created.estimated_time) or 0),
+        created_at=now,
+    )
+    return await db.run(lambda s: jobs.add_job(s, job=job))
 
 
 @asynccontextmanager

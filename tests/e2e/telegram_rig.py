@@ -20,6 +20,9 @@ from tests.e2e.fake_telegram.records import StoredMessage
 TOKEN = "123456789:AAEfakeTokenForTestsOnly_abcdefghijk"
 ALICE = 1001
 BOB = 1002
+# The public URL Telegram is given in webhook mode; the host's router forwards it to PORT.
+WEBHOOK_URL = "https://bot.example.test/telegram/hook"
+WEBHOOK_SECRET = "s3cret-token_for-tests"
 
 
 def free_port() -> int:
@@ -127,9 +130,8 @@ async def telegram_rig(
             "port": port,
         }
         if webhook:
-            # The public URL Telegram is given; the host's router forwards it to PORT.
-            options["telegram_webhook_url"] = "https://bot.example.test/telegram/hook"
-            options["telegram_webhook_secret"] = "s3cret-token_for-tests"
+            options["telegram_webhook_url"] = WEBHOOK_URL
+            options["telegram_webhook_secret"] = WEBHOOK_SECRET
         options.update(overrides)
         rig = Rig(telegram, sandbox, load_settings(**options))
         await rig.start()

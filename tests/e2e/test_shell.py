@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -12,6 +11,7 @@ import pexpect
 import pytest
 
 from storage import generate_key
+from tests.e2e.bot_process import fresh_env
 
 TITLE = "Yapay zekâ ile içerik üretimi"
 SPEED = "240"
@@ -27,13 +27,9 @@ def styled(*words: str) -> str:
 
 
 def shell_env(tmp_path: Path) -> dict[str, str]:
-    """The environment of a fresh machine: nothing of the bot's configured."""
-    keep = {"PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR"}
-    env = {k: v for k, v in os.environ.items() if k in keep}
-    env.update({"PYTHONUNBUFFERED": "1", "PROMPT_TOOLKIT_NO_CPR": "1", "COLUMNS": "120"})
+    """A fresh machine's environment, with a terminal the prompt can drive under pexpect."""
     # The prompt shows the user's name.
-    env["LOGNAME"] = USER
-    return env
+    return fresh_env() | {"PROMPT_TOOLKIT_NO_CPR": "1", "COLUMNS": "120", "LOGNAME": USER}
 
 
 def spawn(tmp_path: Path, *extra: str) -> pexpect.spawn:

@@ -1,0 +1,201 @@
+"""Delivery through crashes and replicas: real bot processes, killed with SIGKILL, on one
+database, counted from what the fake Bot API received.
+
+A kill lands while the process waits on a send that has not reached Telegram, after every
+send Telegram answered has come back: a kill between Telegram's answer and the bot's record
+of it would resend that message under any engine, since the Bot API has no idempotency key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from functools import partial
+from pathlib import Path
+
+import httpx
+import pytest
+
+from bot.sandbox import running_sandbox
+from bot.web import serving_http
+from storage import Database, generate_key
+from tests.e2e.bot_process import (
+    CHAT_CHANGES,
+    BotProcess,
+    Order,
+    TelegramGate,
+    bot_processes,
+    deliveries,
+    order_one_article_per_chat,
+)
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.telegram_rig import TOKEN
+from tests.fakes import wait_until
+
+# Private chats of the people the articles are ordered for; one article each.
+FIRST_CHAT = 5001
+# The crash test kills its process this many times, each time amid a wave of this many orders.
+KILLS = 3
+WAVE = 4
+POLL_INTERVAL = 0.5
+# Time for a restarted or surviving process to be seen doing something, on a busy machine.
+MARGIN = 3.0
+# Long enough for every article to be written upstream and delivered at Telegram's pace
+# (30 messages a second for a bot), kills aside.
+DELIVERY_TIMEOUT = 30.0
+# Counting what Telegram received takes a while with hundreds of messages; not every 10 ms.
+CHECK_INTERVAL = 0.1
+
+
+def all_whole(telegram: FakeTelegram, orders: Sequence[Order]) -> bool:
+    """Whether every article arrived whole."""
+    return all(delivered.whole for delivered in deliveries(telegram, orders))
+
+
+def received_twice(telegram: FakeTelegram, orders: Sequence[Order]) -> list[Order]:
+    """The articles with a paragraph or the file received more than once."""
+    return [delivered.order for delivered in deliveries(telegram, orders) if delivered.twice]
+
+
+async def kill_mid_article(
+    victim: BotProcess, telegram: FakeTelegram, orders: Sequence[Order]
+) -> list[Order]:
+    """Kill the victim once a file waits at its gate (which holds files), and return the
+    articles it had begun: text in the chat, file not."""
+    gate = victim.gate
+    await wait_until(lambda: bool(gate.held), DELIVERY_TIMEOUT)
+    gate.hold(CHAT_CHANGES)
+
+    def begun() -> set[str]:
+        mine = {change.chat_id for change in gate.passed}
+        chats = (str(d.order.chat_id) for d in deliveries(telegram, orders) if d.begun)
+        return {chat for chat in chats if chat in mine}
+
+    # Every article the victim had begun waits at the gate for its next message.
+    await wait_until(
+        lambda: gate.in_flight == 0 and begun() <= gate.chats_held(),
+        DELIVERY_TIMEOUT,
+        interval=CHECK_INTERVAL,
+    )
+    taken = begun()
+    await victim.kill()
+    assert taken, "the kill landed in the middle of an article"
+    return [order for order in orders if str(order.chat_id) in taken]
+
+
+# PostgreSQL's takeover after a kill is the replica test's.
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_killed_process_articles_arrive_once_soon_after_its_restart(
+    database: Database, database_url: str, tmp_path: Path
+) -> None:
+    lease = 2.0
+    key = generate_key()
+    orders: list[Order] = []
+    async with (
+        FakeTelegram.running(token=TOKEN) as telegram,
+        # Short articles then take 1 to 2 s.
+        running_sandbox(speed=60.0) as sandbox,
+        bot_processes(
+            1,
+            telegram=telegram,
+            sandbox=sandbox,
+            database_url=database_url,
+            key=key,
+            workdir=tmp_path,
+            poll_interval=POLL_INTERVAL,
+            lease_seconds=lease,
+        ) as (bot,),
+    ):
+        await bot.start()
+        for wave in range(KILLS):
+            # One article of the wave goes through whole, the next one's file waits for the kill.
+            bot.gate.hold({"sendDocument"}, after=1)
+            first = FIRST_CHAT + wave * WAVE
+            orders += await order_one_article_per_chat(
+                db=database,
+                sandbox=sandbox,
+                telegram=telegram,
+                key=key,
+                chats=range(first, first + WAVE),
+            )
+            taken = await kill_mid_article(bot, telegram, orders)
+            bot.gate.release()
+            await bot.start()
+            takeover = lease + POLL_INTERVAL + MARGIN
+            await wait_until(partial(all_whole, telegram, taken), takeover, CHECK_INTERVAL)
+            await wait_until(partial(all_whole, telegram, orders), DELIVERY_TIMEOUT, CHECK_INTERVAL)
+        await bot.stop()
+    assert received_twice(telegram, orders) == []
+
+
+@pytest.mark.parametrize("replicas", [2, 3])
+@pytest.mark.parametrize(
+    "database_url", [pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True
+)
+async def test_replicas_deliver_every_article_exactly_once_through_a_kill_and_a_slow_round(
+    database: Database, database_url: str, tmp_path: Path, replicas: int
+) -> None:
+    lease = 1.0
+    key = generate_key()
+    async with (
+        FakeTelegram.running(token=TOKEN) as telegram,
+        # Short articles then take 4 to 8 s each, spread at random by the sandbox's seed.
+        running_sandbox(speed=15.0) as sandbox,
+    ):
+        chats = range(FIRST_CHAT, FIRST_CHAT + 200)
+        orders = await order_one_article_per_chat(
+            db=database, sandbox=sandbox, telegram=telegram, key=key, chats=chats
+        )
+        async with bot_processes(
+            replicas,
+            telegram=telegram,
+            sandbox=sandbox,
+            database_url=database_url,
+            key=key,
+            workdir=tmp_path,
+            poll_interval=POLL_INTERVAL,
+            lease_seconds=lease,
+            webhook=True,
+        ) as processes:
+            await asyncio.gather(*(process.start() for process in processes))
+            await wait_until(
+                lambda: sum(d.whole for d in deliveries(telegram, orders)) >= len(orders) // 3,
+                DELIVERY_TIMEOUT,
+                CHECK_INTERVAL,
+            )
+            victim = max(processes, key=lambda p: p.gate.sent("sendDocument"))
+            victim.gate.hold({"sendDocument"})
+            taken = await kill_mid_article(victim, telegram, orders)
+            survivors = [process for process in processes if process is not victim]
+            slow = 3 * lease
+            for survivor in survivors:
+                # Whichever survivor delivers next waits on Telegram for three of its leases.
+                survivor.gate.slow_next(slow)
+            takeover = lease + POLL_INTERVAL + slow + MARGIN
+            await wait_until(partial(all_whole, telegram, taken), takeover, CHECK_INTERVAL)
+            await wait_until(partial(all_whole, telegram, orders), DELIVERY_TIMEOUT, CHECK_INTERVAL)
+            for survivor in survivors:
+                await survivor.stop()
+        assert sum(survivor.gate.slowed for survivor in survivors) >= 1, "a round was slowed"
+        assert received_twice(telegram, orders) == []
+
+
+async def test_the_gate_never_passes_on_a_send_its_process_gave_up() -> None:
+    async with (
+        FakeTelegram.running(token=TOKEN) as telegram,
+        httpx.AsyncClient() as http,
+    ):
+        gate = TelegramGate(telegram, http)
+        async with serving_http(gate.app(), port=gate.port, host="127.0.0.1"):
+            telegram.user_says(FIRST_CHAT, "/start")
+            send = f"{gate.url}/bot{TOKEN}/sendMessage"
+            gate.hold({"sendMessage"})
+            with pytest.raises(httpx.ReadTimeout):
+                await http.post(
+                    send, data={"chat_id": FIRST_CHAT, "text": "bekletildi"}, timeout=0.2
+                )
+            await wait_until(lambda: not gate.held)
+            gate.release()
+            answer = await http.post(send, data={"chat_id": FIRST_CHAT, "text": "geçti"})
+            assert answer.json()["ok"] is True
+        assert [m.text for m in telegram.chat(FIRST_CHAT)] == ["geçti"]
