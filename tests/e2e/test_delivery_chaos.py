@@ -15,10 +15,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from sqlmodel import col, select
 
 from bot.sandbox import running_sandbox
 from bot.web import serving_http
-from storage import Database, generate_key
+from storage import Database, Job, generate_key
 from tests.e2e.bot_process import (
     CHAT_CHANGES,
     BotProcess,
@@ -42,7 +43,7 @@ POLL_INTERVAL = 0.5
 MARGIN = 3.0
 # Long enough for every article to be written upstream and delivered at Telegram's pace
 # (30 messages a second for a bot), kills aside.
-DELIVERY_TIMEOUT = 30.0
+DELIVERY_TIMEOUT = 60.0
 # Counting what Telegram received takes a while with hundreds of messages; not every 10 ms.
 CHECK_INTERVAL = 0.1
 
@@ -57,8 +58,17 @@ def received_twice(telegram: FakeTelegram, orders: Sequence[Order]) -> list[Orde
     return [delivered.order for delivered in deliveries(telegram, orders) if delivered.twice]
 
 
+def files_recorded(db: Database, telegram: FakeTelegram, orders: Sequence[Order]) -> bool:
+    """Whether the bot has recorded every file Telegram accepted (the last step of a send)."""
+    received = {str(d.order.chat_id) for d in deliveries(telegram, orders) if d.files}
+    recorded = db.run_sync(
+        lambda s: set(s.exec(select(Job.chat_id).where(col(Job.file_sent).is_(True))))
+    )
+    return received <= recorded
+
+
 async def kill_mid_article(
-    victim: BotProcess, telegram: FakeTelegram, orders: Sequence[Order]
+    victim: BotProcess, telegram: FakeTelegram, orders: Sequence[Order], db: Database
 ) -> list[Order]:
     """Kill the victim once a file waits at its gate (which holds files), and return the
     articles it had begun: text in the chat, file not."""
@@ -71,9 +81,14 @@ async def kill_mid_article(
         chats = (str(d.order.chat_id) for d in deliveries(telegram, orders) if d.begun)
         return {chat for chat in chats if chat in mine}
 
-    # Every article the victim had begun waits at the gate for its next message.
+    # Every article the victim had begun waits at the gate for its next message, and every
+    # file that got through is recorded: a kill before that record would resend the file.
     await wait_until(
-        lambda: gate.in_flight == 0 and begun() <= gate.chats_held(),
+        lambda: (
+            gate.in_flight == 0
+            and begun() <= gate.chats_held()
+            and files_recorded(db, telegram, orders)
+        ),
         DELIVERY_TIMEOUT,
         interval=CHECK_INTERVAL,
     )
@@ -118,7 +133,7 @@ async def test_a_killed_process_articles_arrive_once_soon_after_its_restart(
                 key=key,
                 chats=range(first, first + WAVE),
             )
-            taken = await kill_mid_article(bot, telegram, orders)
+            taken = await kill_mid_article(bot, telegram, orders, database)
             bot.gate.release()
             await bot.start()
             takeover = lease + POLL_INTERVAL + MARGIN
@@ -165,7 +180,7 @@ async def test_replicas_deliver_every_article_exactly_once_through_a_kill_and_a_
             )
             victim = max(processes, key=lambda p: p.gate.sent("sendDocument"))
             victim.gate.hold({"sendDocument"})
-            taken = await kill_mid_article(victim, telegram, orders)
+            taken = await kill_mid_article(victim, telegram, orders, database)
             survivors = [process for process in processes if process is not victim]
             slow = 3 * lease
             for survivor in survivors:
