@@ -176,6 +176,13 @@ class FakeTelegram:
         user = self._state.user(user_id, first_name=first_name, language_code=language_code)
         return people.post(self._state, user, chat_id=chat_id, chat_type=chat_type, text=text)
 
+    def open_chat(
+        self, user_id: int, *, chat_id: int | None = None, chat_type: str = "private"
+    ) -> int:
+        """The person has a chat with the bot (their private one by default) that the bot may
+        write to, as after an earlier conversation, with no update queued; its id."""
+        return self._state.join(self._state.user(user_id), chat_id, chat_type)
+
     def user_sends_sticker(
         self,
         user_id: int,
