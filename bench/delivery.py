@@ -112,6 +112,7 @@ SMOKE = Sizes(
 class Measure:
     """One line of the table: the value, its reference from the same run, and the goal."""
 
+    key: str
     name: str
     value: float
     reference: float
@@ -301,6 +302,33 @@ class Delivered:
     def seconds(self) -> float:
         return self.sent[-1].at - self.sent[0].at if len(self.sent) > 1 else 0.0
 
+    def refused_measure(self, key: str) -> Measure:
+        attempts = len(self.sent) + self.refused
+        share = self.refused / attempts if attempts else 0.0
+        return Measure(
+            key,
+            "  the same: sends answered 429",
+            self.refused,
+            attempts,
+            share,
+            "ratio < 0.01",
+            attempts > 0 and share < 0.01,
+            "calls",
+        )
+
+    def lost_measure(self, key: str) -> Measure:
+        expected = sum(self.expected.values())
+        return Measure(
+            key,
+            "  the same: messages lost",
+            self.lost,
+            expected,
+            self.lost / expected if expected else 0.0,
+            "value = 0",
+            self.lost == 0,
+            "messages",
+        )
+
 
 def received(telegram: FakeTelegram, chats: set[int]) -> Counter[int]:
     return Counter(
@@ -342,11 +370,10 @@ async def private_burst(folder: Path, sizes: Sizes) -> list[Measure]:
             person = FIRST_USER + n
             orders.append((await chat_user(w, person), person))
         got = await finish_at_once(w, orders, sizes, "Özel")
-    attempts = len(got.sent) + got.refused
     rate = len(got.sent) / got.seconds if got.seconds else 0.0
-    expected = sum(got.expected.values())
     return [
         Measure(
+            "private.rate",
             f"{sizes.chats} articles at once, {sizes.chats} private chats: sends/s",
             rate,
             30.0,
@@ -356,24 +383,8 @@ async def private_burst(folder: Path, sizes: Sizes) -> list[Measure]:
             "sends/s",
             f"{len(got.sent)} sends in {got.seconds:.1f} s",
         ),
-        Measure(
-            "  the same: sends answered 429",
-            got.refused,
-            attempts,
-            got.refused / attempts if attempts else 0.0,
-            "ratio < 0.01",
-            attempts > 0 and got.refused / attempts < 0.01,
-            "calls",
-        ),
-        Measure(
-            "  the same: messages lost",
-            got.lost,
-            expected,
-            got.lost / expected if expected else 0.0,
-            "value = 0",
-            got.lost == 0,
-            "messages",
-        ),
+        got.refused_measure("private.refused"),
+        got.lost_measure("private.lost"),
     ]
 
 
@@ -390,9 +401,9 @@ async def group_pace(folder: Path, sizes: Sizes) -> list[Measure]:
     assert limits is not None
     floor = group_floor(len(got.sent), limits)
     pace = floor / got.seconds if got.seconds and floor else 1.0
-    attempts = len(got.sent) + got.refused
     return [
         Measure(
+            "group.pace",
             f"{sizes.group_articles} articles for one group: time of its sends",
             got.seconds,
             floor,
@@ -400,17 +411,10 @@ async def group_pace(folder: Path, sizes: Sizes) -> list[Measure]:
             "ratio >= 0.9 (floor / time)",
             pace >= 0.9,
             "s",
-            f"{len(got.sent)} sends, floor at 20/min; lost {got.lost}",
+            f"{len(got.sent)} sends; the floor at 20 a minute",
         ),
-        Measure(
-            "  the same: sends answered 429",
-            got.refused,
-            attempts,
-            got.refused / attempts if attempts else 0.0,
-            "ratio < 0.01",
-            attempts > 0 and got.refused / attempts < 0.01,
-            "calls",
-        ),
+        got.refused_measure("group.refused"),
+        got.lost_measure("group.lost"),
     ]
 
 
@@ -487,6 +491,7 @@ async def waiting_users(folder: Path, sizes: Sizes) -> list[Measure]:
     per_article = bot_calls / delivered if delivered else math.inf
     return [
         Measure(
+            "waiting.p95",
             f"finished upstream -> first message, {sizes.waiting} users waiting: p95",
             latency,
             allowed,
@@ -497,6 +502,7 @@ async def waiting_users(folder: Path, sizes: Sizes) -> list[Measure]:
             f"{len(latencies)} of {sizes.waiting} arrived; poll interval {sizes.poll_interval:g} s",
         ),
         Measure(
+            "waiting.calls",
             "  the same: own-articles calls per delivered article",
             bot_calls,
             delivered,
@@ -506,6 +512,7 @@ async def waiting_users(folder: Path, sizes: Sizes) -> list[Measure]:
             "calls",
         ),
         Measure(
+            "waiting.naive",
             "  the same: own-articles calls against a naive poller",
             bot_calls,
             naive_calls,
@@ -606,6 +613,7 @@ async def bakiye(folder: Path, sizes: Sizes) -> list[Measure]:
     value, reference = p95(ours), p95(theirs)
     return [
         Measure(
+            "bakiye.p95",
             "/bakiye p95 against a bare python-telegram-bot bot",
             value,
             reference,
@@ -723,6 +731,7 @@ async def poll_round(folder: Path, sizes: Sizes) -> list[Measure]:
     rss = {k: max(r["rss_mb"] for r in v) for k, v in results.items()}
     return [
         Measure(
+            "round.time",
             f"one poll round, {sizes.delivered:,} jobs against {sizes.baseline:,} "
             f"({sizes.pending} pending): time",
             seconds["large"],
@@ -734,6 +743,7 @@ async def poll_round(folder: Path, sizes: Sizes) -> list[Measure]:
             f"median of {sizes.repeats}",
         ),
         Measure(
+            "round.rss",
             "  the same: resident memory (peak)",
             rss["large"],
             rss["small"],
