@@ -34,7 +34,7 @@ TITLE = "Yapay zekâ ile içerik üretimi"
 Handle = Callable[[Origin, Event], Awaitable[list[Effect]]]
 
 
-class _NullMessenger:
+class NullMessenger:
     """Takes the delivery's messages and drops them: the benchmark measures the dialogs."""
 
     async def send(self, chat: ChatAddress, screen: Screen) -> str | None:
@@ -104,7 +104,7 @@ async def main(users: int, rounds: int, upstream: str | None) -> None:
                 token_encryption_key=generate_key(),
             )
             async with running_bot(settings) as bot:
-                bot.messengers["bench"] = _NullMessenger()
+                bot.messengers["bench"] = NullMessenger()
                 timings: dict[str, list[float]] = defaultdict(list)
                 started = time.perf_counter()
                 await asyncio.gather(

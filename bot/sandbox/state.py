@@ -73,6 +73,14 @@ class SandboxState:
         """The balance of an account in TL."""
         return self._require(email).balance
 
+    def open_account(self, email: str, password: str, balance: Decimal) -> Account:
+        """Add an account besides the seeded ones (benchmarks give each chat its own)."""
+        if self.account(email) is not None:
+            raise ValueError(f"{email} has an account already")
+        account = Account(email.strip().lower(), password, balance)
+        self._accounts[account.email] = account
+        return account
+
     def set_balance(self, email: str, amount: Decimal) -> None:
         """Set the balance of an account in TL."""
         self._require(email).balance = amount

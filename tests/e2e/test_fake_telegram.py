@@ -29,8 +29,10 @@ from telegram.error import (
 )
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from tests.e2e.fake_telegram import DEFAULT_TOKEN, FakeTelegram
+from tests.e2e.fake_telegram import DEFAULT_TOKEN, FakeTelegram, Limits
+from tests.e2e.fake_telegram.limits import Throttle
 from tests.e2e.fake_telegram.markup import EntityParseError, parse_html
+from tests.fakes import wait_until
 
 USER = 5001
 OTHER_USER = 5002
@@ -41,7 +43,8 @@ WAIT = 10
 
 @pytest.fixture
 async def server() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram.running() as server:
+    # A bare Bot does not wait out 429s; the flood limits have tests of their own below.
+    async with FakeTelegram.running(limits=None) as server:
         yield server
 
 
@@ -614,6 +617,132 @@ async def test_a_blocked_chat_is_forbidden(bot: Bot, server: FakeTelegram) -> No
 
     with pytest.raises(Forbidden, match=r"bot was blocked by the user"):
         await bot.send_message(USER, "merhaba")
+
+
+# Flood limits
+
+
+class FakeClock:
+    """A monotonic clock that moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def limited() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram.running() as server:  # Telegram's limits, the default
+        yield server
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_a_private_chat_gets_three_messages_at_once_then_429(limited: FakeTelegram) -> None:
+    limited.user_says(USER, "/start")
+    async with bot_for(limited) as bot:
+        first = await bot.send_message(USER, "bir")
+        await bot.edit_message_text("bir!", chat_id=USER, message_id=first.message_id)
+        await bot.send_document(USER, b"metin", filename="makale.txt")
+        with pytest.raises(RetryAfter):
+            await bot.send_message(USER, "dört")
+        # Calls that post or change no message are not counted.
+        await bot.get_me()
+        await bot.send_chat_action(USER, "typing")
+        await bot.delete_message(USER, first.message_id)
+
+    assert limited.calls_of("sendMessage")[-1].response == {
+        "ok": False,
+        "error_code": 429,
+        "description": "Too Many Requests: retry after 1",
+        "parameters": {"retry_after": 1},
+    }
+    assert [(sent.method, sent.chat_id) for sent in limited.sent] == [
+        ("sendMessage", USER),
+        ("editMessageText", USER),
+        ("sendDocument", USER),
+    ]
+    assert limited.refused == {USER: 1}
+    assert all(call.ok for call in limited.calls_of("deleteMessage"))
+
+
+async def test_limits_can_be_changed_or_lifted(limited: FakeTelegram) -> None:
+    limited.user_says(USER, "/start")
+    limited.limits = Limits(private_burst=1)
+    async with bot_for(limited) as bot:
+        await bot.send_message(USER, "bir")
+        with pytest.raises(RetryAfter):
+            await bot.send_message(USER, "iki")
+        limited.limits = None
+        for n in range(5):
+            await bot.send_message(USER, f"serbest {n}")
+
+    assert len(limited.chat(USER)) == 6
+    assert limited.refused == {USER: 1}
+
+
+def test_a_private_chat_refills_one_message_a_second() -> None:
+    clock = FakeClock()
+    throttle = Throttle(Limits(), clock)
+
+    assert [throttle.admit(USER) for _ in range(4)] == [None, None, None, 1]
+    clock.now += 0.999
+    assert throttle.admit(USER) == 1
+    clock.now += 0.001
+    assert throttle.admit(USER) is None
+    assert throttle.admit(USER) == 1
+    assert throttle.admit(OTHER_USER) is None  # each chat has its own bucket
+
+
+def test_the_bot_gets_thirty_at_once_then_thirty_a_second() -> None:
+    clock = FakeClock()
+    throttle = Throttle(Limits(), clock)
+
+    assert all(throttle.admit(chat) is None for chat in range(1, 31))
+    assert throttle.admit(31) == 1
+    clock.now += 0.125  # 3.75 tokens more
+    assert [throttle.admit(chat) for chat in range(32, 36)] == [None, None, None, 1]
+    assert throttle.refused == {31: 1, 35: 1}
+
+
+def test_a_group_gets_twenty_in_any_sixty_seconds() -> None:
+    clock = FakeClock()
+    throttle = Throttle(Limits(), clock)
+
+    for _ in range(10):
+        assert throttle.admit(GROUP) is None
+    clock.now += 30
+    for _ in range(10):
+        assert throttle.admit(GROUP) is None
+    clock.now += 10
+    assert throttle.admit(GROUP) == 20  # until the first ten leave the window
+    clock.now += 20
+    assert [throttle.admit(GROUP) for _ in range(11)] == [None] * 10 + [30]
+
+
+def test_a_refused_call_consumes_nothing() -> None:
+    clock = FakeClock()
+    throttle = Throttle(Limits(private_burst=1, bot_burst=2, bot_per_second=1.0), clock)
+
+    assert throttle.admit(USER) is None
+    for _ in range(5):
+        assert throttle.admit(USER) == 1  # each would take the bot's last token if counted
+    assert throttle.admit(OTHER_USER) is None
+    clock.now += 1
+    assert throttle.admit(USER) is None
+
+
+async def test_an_answer_delay_holds_back_the_answer_not_the_message() -> None:
+    async with FakeTelegram.running(answer_delay=0.5) as server, bot_for(server) as bot:
+        server.user_says(USER, "/start")
+        sending = asyncio.create_task(bot.send_message(USER, "yavaş"))
+        await wait_until(lambda: bool(server.chat(USER)), timeout=WAIT)
+        answer = server.calls_of("sendMessage")[0].response
+        await sending
+
+    assert answer is None
+    assert server.calls_of("sendMessage")[0].ok
 
 
 async def test_wait_for_names_what_it_waited_for(server: FakeTelegram) -> None:

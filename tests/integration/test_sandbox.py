@@ -130,6 +130,18 @@ async def test_login_gives_a_token_pair_for_an_hour_of_sandbox_time(
     assert balance.json() == {"success": True, "data": {"bakiye": 500.0, "paraBirimi": "TL"}}
 
 
+async def test_an_opened_account_logs_in_with_its_own_balance(
+    sandbox: RunningSandbox, client: httpx.AsyncClient
+) -> None:
+    sandbox.state.open_account("Okur7@Example.com", "Okur12345", Decimal(900))
+
+    headers = await auth(client, "okur7@example.com", "Okur12345")
+    balance = await client.get(BALANCE, headers=headers)
+    assert balance.json()["data"]["bakiye"] == 900.0
+    with pytest.raises(ValueError, match=r"has an account already"):
+        sandbox.state.open_account("okur7@example.com", "Baska12345", Decimal(1))
+
+
 async def test_login_validates_the_fields(client: httpx.AsyncClient) -> None:
     cases = [
         {"email": "not-an-email", "password": DEMO_PASSWORD},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from http import HTTPStatus
 from typing import Any
@@ -12,6 +13,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from tests.e2e.fake_telegram.forms import read_request
+from tests.e2e.fake_telegram.limits import COUNTED_METHODS
 from tests.e2e.fake_telegram.methods import METHODS
 from tests.e2e.fake_telegram.params import Params
 from tests.e2e.fake_telegram.records import JSON, Call
@@ -64,7 +66,28 @@ async def _run(state: BotState, token: str, call: Call) -> Any:
     fault = state.take_fault(call.method)
     if fault is not None:
         raise fault
-    return await handler(state, Params(call.params, call.files))
+    chat_id = _counted_chat(call)
+    if chat_id is None:
+        return await handler(state, Params(call.params, call.files))
+    retry_after = state.throttle.admit(chat_id)
+    if retry_after is not None:
+        raise ApiError(HTTPStatus.TOO_MANY_REQUESTS, retry_after=retry_after)
+    result = await handler(state, Params(call.params, call.files))
+    state.throttle.record(call.method, chat_id)
+    if state.answer_delay > 0:
+        # The message is in the chat already; only the bot learns of it late.
+        await asyncio.sleep(state.answer_delay)
+    return result
+
+
+def _counted_chat(call: Call) -> int | None:
+    """The chat a call that posts or changes a message goes to; None for any other call."""
+    if call.method.lower() not in COUNTED_METHODS:
+        return None
+    chat_id = call.params.get("chat_id")
+    if isinstance(chat_id, str) and chat_id.lstrip("-").isdigit():
+        return int(chat_id)
+    return chat_id if isinstance(chat_id, int) else None
 
 
 def _success(result: Any) -> JSON:

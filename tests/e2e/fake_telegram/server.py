@@ -7,7 +7,7 @@ import contextlib
 import inspect
 import socket
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable, Generator
 from typing import Any
 
@@ -15,6 +15,7 @@ import uvicorn
 
 from tests.e2e.fake_telegram import people
 from tests.e2e.fake_telegram.app import build_app
+from tests.e2e.fake_telegram.limits import TELEGRAM_LIMITS, Limits, Sent
 from tests.e2e.fake_telegram.profile import commands_key
 from tests.e2e.fake_telegram.records import JSON, Call, StoredMessage
 from tests.e2e.fake_telegram.replies import ApiError
@@ -46,9 +47,21 @@ class FakeTelegram:
         *,
         username: str = "makale_test_bot",
         first_name: str = "Makale Bot",
+        limits: Limits | None = TELEGRAM_LIMITS,
+        answer_delay: float = 0.0,
     ) -> AsyncIterator[FakeTelegram]:
-        """Serve a fresh fake on 127.0.0.1 in the current event loop until the block ends."""
-        state = BotState(token, username=username, first_name=first_name)
+        """Serve a fresh fake on 127.0.0.1 in the current event loop until the block ends.
+
+        ``limits`` are Telegram's flood limits (None: no limits); ``answer_delay`` holds back
+        the answer to every call that posts or changes a message by that many seconds.
+        """
+        state = BotState(
+            token,
+            username=username,
+            first_name=first_name,
+            limits=limits,
+            answer_delay=answer_delay,
+        )
         config = uvicorn.Config(
             build_app(state),
             log_level="warning",
@@ -110,6 +123,35 @@ class FakeTelegram:
         return self._state.commands.get(commands_key(scope, language_code), [])
 
     @property
+    def sent(self) -> list[Sent]:
+        """Every call that posted or changed a message and passed the limits, in order."""
+        return self._state.throttle.sent
+
+    @property
+    def refused(self) -> Counter[int]:
+        """How many calls to each chat were answered 429 by the limits (not injected faults)."""
+        return self._state.throttle.refused
+
+    @property
+    def limits(self) -> Limits | None:
+        """The flood limits enforced now; None when there are none."""
+        return self._state.throttle.limits
+
+    @limits.setter
+    def limits(self, limits: Limits | None) -> None:
+        """Enforce other limits (None: none) from now on, every bucket full again."""
+        self._state.throttle.limits = limits
+
+    @property
+    def answer_delay(self) -> float:
+        """Seconds the answer to each call that posts or changes a message is held back."""
+        return self._state.answer_delay
+
+    @answer_delay.setter
+    def answer_delay(self, seconds: float) -> None:
+        self._state.answer_delay = seconds
+
+    @property
     def webhook(self) -> JSON | None:
         """The webhook the bot set (url, secret_token, max_connections), None while polling."""
         return self._state.webhook
@@ -133,6 +175,13 @@ class FakeTelegram:
         """
         user = self._state.user(user_id, first_name=first_name, language_code=language_code)
         return people.post(self._state, user, chat_id=chat_id, chat_type=chat_type, text=text)
+
+    def open_chat(
+        self, user_id: int, *, chat_id: int | None = None, chat_type: str = "private"
+    ) -> int:
+        """The person has a chat with the bot (their private one by default) that the bot may
+        write to, as after an earlier conversation, with no update queued; its id."""
+        return self._state.join(self._state.user(user_id), chat_id, chat_type)
 
     def user_sends_sticker(
         self,

@@ -1,5 +1,6 @@
 """Everything the fake Telegram knows: people, chats and their messages, pending updates,
-callback queries, commands, the webhook, files, injected faults and the requests it got."""
+callback queries, commands, the webhook, files, injected faults, flood limits and the requests
+it got."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from tests.e2e.fake_telegram.changes import Changes
+from tests.e2e.fake_telegram.limits import Limits, Throttle
 from tests.e2e.fake_telegram.objects import chat_json, message_json, user_json
 from tests.e2e.fake_telegram.records import JSON, Call, StoredFile, StoredMessage, UploadedFile
 from tests.e2e.fake_telegram.replies import ApiError, bad_request
@@ -27,7 +29,15 @@ _FIRST_UPDATE_ID = 700_000_001
 class BotState:
     """The Telegram side of one bot token."""
 
-    def __init__(self, token: str, *, username: str, first_name: str) -> None:
+    def __init__(
+        self,
+        token: str,
+        *,
+        username: str,
+        first_name: str,
+        limits: Limits | None = None,
+        answer_delay: float = 0.0,
+    ) -> None:
         bot_id, _, secret = token.partition(":")
         if not bot_id.isdigit() or not secret:
             raise ValueError("a bot token reads '<bot id>:<secret>'")
@@ -50,6 +60,8 @@ class BotState:
         self.blocked: set[int] = set()
         self.faults: dict[str, deque[ApiError]] = {}
         self.calls: list[Call] = []
+        self.throttle = Throttle(limits)
+        self.answer_delay = answer_delay  # seconds each counted call's answer waits
         self.changes = Changes()
         self.closing = False
         self.polls = 0  # getUpdates requests so far: a newer one ends an older one still waiting
