@@ -473,3 +473,26 @@ async def test_a_rate_limited_poll_waits_what_the_upstream_asks_up_to_the_cap(
     stored = await rig.job(job.id)
     assert (stored.status, stored.failures) == (JobStatus.PENDING, 1)
     assert stored.next_poll_at == rig.clock() + timedelta(seconds=wait)
+
+
+async def test_a_job_showing_its_progress_is_polled_when_it_should_be_done(
+    sqlite_database: Database,
+) -> None:
+    async with delivery_rig(sqlite_database) as rig:
+        delivery = await rig.delivery(poll_interval=2)
+        job = await rig.order(TITLE)
+        duration = rig.upstream_seconds(job.request_id)
+        # Past the sandbox's queue share, so the job shows a progress between 0 and 100.
+        rig.advance(duration * 0.55)
+        rig.clock.now = max(rig.clock(), job.next_poll_at)
+
+        await delivery.poll_once()
+
+        stored = await rig.job(job.id)
+        assert stored.progress is not None
+        assert 0 < stored.progress < 100
+        age = (rig.clock() - stored.created_at).total_seconds()
+        expected = age * (100 - stored.progress) / stored.progress
+        waited = (stored.next_poll_at - rig.clock()).total_seconds()
+        assert waited == pytest.approx(expected, rel=0.01)
+        assert waited > age * 0.25, "sooner than a share of its age would have waited"

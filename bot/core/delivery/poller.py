@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 MAX_POLL_WAIT = timedelta(minutes=5)
 # A job listed before may drop out of a list for a moment; missing this long means gone.
 MISSING_GRACE = timedelta(minutes=10)
-# Each wait is this share of the job's age, so waits grow ×1.25 per poll for long jobs.
+# Without a progress, each wait is this share of the job's age: waits grow ×1.25 per poll.
 _AGE_SHARE = 0.25
 _REASON_LIMIT = 500
 # Users asked about at once: enough to hide the upstream's latency, few enough to be polite.
@@ -233,9 +233,14 @@ class Poller:
         await self._db.run(lambda s: jobs.postpone_job(s, job_id=job_id, until=until))
 
     def _poll_wait(self, job: Job, now: datetime) -> timedelta:
-        """The interval at first, then a share of the job's age, never over the cap."""
-        grown = min((now - job.created_at) * _AGE_SHARE, MAX_POLL_WAIT)
-        return max(self._poll_interval, grown)
+        """Until the job, at the pace its progress shows, should be done; without a progress,
+        a share of its age. Never under the interval nor over the cap."""
+        age = now - job.created_at
+        if job.progress is not None and 0 < job.progress < 100:
+            wait = age * (100 - job.progress) / job.progress
+        else:
+            wait = age * _AGE_SHARE
+        return min(max(self._poll_interval, wait), max(MAX_POLL_WAIT, self._poll_interval))
 
     async def _user(self, user_id: int) -> ChatUser:
         if user_id not in self._users:
