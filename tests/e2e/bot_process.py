@@ -388,6 +388,8 @@ class Delivered:
     order: Order
     copies: tuple[int, ...]
     files: int
+    # The messages that carried any of its paragraphs: each is one part the bot sent.
+    messages: int
 
     @property
     def begun(self) -> bool:
@@ -420,12 +422,12 @@ def deliveries(telegram: FakeTelegram, orders: Iterable[Order]) -> list[Delivere
     found: list[Delivered] = []
     for order in orders:
         chat = str(order.chat_id)
-        copies = tuple(
-            sum(paragraph in text for text in texts[chat])
-            for paragraph in _paragraphs(order.content)
-        )
+        paragraphs = _paragraphs(order.content)
+        copies = tuple(sum(paragraph in text for text in texts[chat]) for paragraph in paragraphs)
+        messages = sum(any(paragraph in text for paragraph in paragraphs) for text in texts[chat])
         article = order.content.encode()
-        found.append(Delivered(order, copies, sum(article in file for file in files[chat])))
+        files_in = sum(article in file for file in files[chat])
+        found.append(Delivered(order, copies, files_in, messages))
     return found
 
 

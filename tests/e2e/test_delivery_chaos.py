@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlmodel import col, select
+from sqlmodel import select
 
 from bot.sandbox import running_sandbox
 from bot.web import serving_http
@@ -58,13 +58,19 @@ def received_twice(telegram: FakeTelegram, orders: Sequence[Order]) -> list[Orde
     return [delivered.order for delivered in deliveries(telegram, orders) if delivered.twice]
 
 
-def files_recorded(db: Database, telegram: FakeTelegram, orders: Sequence[Order]) -> bool:
-    """Whether the bot has recorded every file Telegram accepted (the last step of a send)."""
-    received = {str(d.order.chat_id) for d in deliveries(telegram, orders) if d.files}
-    recorded = db.run_sync(
-        lambda s: set(s.exec(select(Job.chat_id).where(col(Job.file_sent).is_(True))))
-    )
-    return received <= recorded
+def all_recorded(db: Database, telegram: FakeTelegram, orders: Sequence[Order]) -> bool:
+    """Whether the bot has recorded every part and file Telegram accepted of each article."""
+    recorded = {
+        chat: (parts, file_sent)
+        for chat, parts, file_sent in db.run_sync(
+            lambda s: s.exec(select(Job.chat_id, Job.parts_sent, Job.file_sent)).all()
+        )
+    }
+    for delivered in deliveries(telegram, orders):
+        parts, file_sent = recorded.get(str(delivered.order.chat_id), (0, False))
+        if delivered.messages > parts or (delivered.files and not file_sent):
+            return False
+    return True
 
 
 async def kill_mid_article(
@@ -81,14 +87,11 @@ async def kill_mid_article(
         chats = (str(d.order.chat_id) for d in deliveries(telegram, orders) if d.begun)
         return {chat for chat in chats if chat in mine}
 
-    # Every article the victim had begun waits at the gate for its next message, and every
-    # file that got through is recorded: a kill before that record would resend the file.
+    # Nothing is on its way, and whatever Telegram accepted is recorded: a kill between an
+    # answer and its record would resend that message under any engine. The articles begun
+    # then wait at the gate (or in the pacer) for their next message.
     await wait_until(
-        lambda: (
-            gate.in_flight == 0
-            and begun() <= gate.chats_held()
-            and files_recorded(db, telegram, orders)
-        ),
+        lambda: gate.in_flight == 0 and bool(begun()) and all_recorded(db, telegram, orders),
         DELIVERY_TIMEOUT,
         interval=CHECK_INTERVAL,
     )
