@@ -23,7 +23,17 @@ from bot.core.actions import (
     ShowPage,
     parse_action,
 )
-from bot.core.dialogs import articles, balance, cancel, help, language, login, order, topic
+from bot.core.dialogs import (
+    articles,
+    balance,
+    cancel,
+    help,
+    language,
+    login,
+    order,
+    spending,
+    topic,
+)
 from bot.core.dialogs.order import OrderChoices
 from bot.core.errors import DraftClosed, LoginThrottled, NotLoggedIn, SessionExpired
 from bot.core.events import (
@@ -202,6 +212,7 @@ COMMANDS: dict[str, CommandHandler] = {
     "yaz": order.start_order,
     "toplu": order.start_bulk,
     "bakiye": balance.show_balance,
+    "harcamalar": spending.show_spending,
     "makalelerim": articles.list_articles,
     "konu": topic.start_topic,
     "iptal": cancel.cancel,

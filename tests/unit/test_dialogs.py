@@ -7,6 +7,7 @@ sandbox over loopback; this tier pins what the core asks of the upstream, and wh
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from bot.api import ServiceUnavailable
 from bot.core.events import Press
 from bot.core.screens import Delete, Notice
-from tests.dialog_harness import Harness, labels, scripted, texts
+from tests.dialog_harness import Chat, Harness, labels, scripted, texts
 from tests.fake_upstream import EMAIL, PASSWORD, FakeUpstream
 
 TITLE = "Sürdürülebilir tarımın geleceği"
@@ -139,3 +140,43 @@ async def test_another_users_press_changes_nothing(h: Harness, upstream: FakeUps
 
     assert any(isinstance(effect, Notice) for effect in effects)
     assert upstream.of("create") == []
+
+
+async def order_one(chat: Chat, size: str) -> None:
+    await chat.say(f"/yaz {TITLE}")
+    await chat.press("Profesyonel")
+    await chat.press(size)
+    await chat.press("Onayla")
+
+
+async def test_spending_counts_this_and_last_month_from_the_bots_records(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    chat = await logged_in(h)
+    h.clock.now = datetime(2025, 12, 20, 12, tzinfo=UTC)
+    await order_one(chat, "Kısa")
+    h.clock.now = datetime(2026, 1, 3, 12, tzinfo=UTC)
+    await order_one(chat, "Orta")
+    await order_one(chat, "Orta")
+    asked = len(upstream.asked)
+
+    answer = texts(await chat.say("/harcamalar"))
+
+    assert "Bu ay: 50,00 TL" in answer
+    assert "Geçen ay: 15,00 TL" in answer, "December is the month before January"
+    assert "Kısa: 1 makale" in answer
+    assert "Orta: 2 makale" in answer
+    assert "Makale başına ortalama: 21,67 TL" in answer
+    assert "Bakiyeniz: 35,00 TL" in answer
+    assert [call.operation for call in upstream.asked[asked:]] == ["balance"]
+
+
+async def test_spending_without_orders_says_so_in_the_users_language(h: Harness) -> None:
+    chat = h.chat(language="en")
+    await chat.login(EMAIL, PASSWORD)
+
+    answer = texts(await chat.say("/harcamalar"))
+
+    assert "This month: 0,00 TL" in answer
+    assert "You have no charged orders yet." in answer
+    assert "Your balance: 100,00 TL" in answer

@@ -69,6 +69,12 @@ class Texts:
 
     # Balance, articles, topics.
     balance: str
+    spending_header: str
+    spending_this_month: str
+    spending_last_month: str
+    spending_size_line: str
+    spending_average: str
+    spending_none: str
     articles_empty: str
     articles_header: str
     article_line: str
