@@ -53,6 +53,7 @@ def test_piped_session_logs_in_orders_and_receives_the_article(tmp_path: Path) -
             "kisa",  # a size by name, without Turkish letters
             "Onayla",
             "/makalelerim",
+            "/harcamalar",
         ]
     )
     done = run_piped(tmp_path, script + "\n")
@@ -65,6 +66,9 @@ def test_piped_session_logs_in_orders_and_receives_the_article(tmp_path: Path) -
     assert "Siparişiniz alındı" in out
     assert "Makaleniz hazır" in out
     assert f"bot › {TITLE}\n" in out, "the article itself is printed, headed by its title"
+    assert "Bu ay: 15,00 TL" in out
+    assert "Kısa: 1 makale" in out
+    assert "Bakiyeniz: 485,00 TL" in out
     saved = list((tmp_path / "data" / "articles").glob("*.md"))
     assert [p.name for p in saved] == ["yapay-zeka-ile-icerik-uretimi.md"]
     assert len(saved[0].read_text().split()) > 250

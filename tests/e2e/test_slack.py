@@ -19,6 +19,7 @@ import pytest
 
 from bot.bootstrap import serve_chats
 from bot.config import ConfigError, load_settings
+from bot.core.texts import texts_for
 from bot.sandbox import DEMO_PASSWORD, running_sandbox
 from bot.slack.render import unescape
 from bot.slack.texts import slack_texts
@@ -406,3 +407,24 @@ async def test_junk_from_anyone_is_refused_without_a_traceback(rig: SlackRig) ->
             for body, kind in junk
         ]
     assert [answer.status_code for answer in answers] == [400, 400, 400]
+
+
+async def test_spending_shows_the_charged_order_and_the_balance(rig: SlackRig) -> None:
+    await rig.log_in()
+    tones = await rig.says("/yaz", TITLE, "Yazım tonunu seçin")
+    sizes = await rig.presses(tones, "Samimi", "Makale boyutunu seçin")
+    summary = await rig.presses(sizes, SHORT, "Bakiyeniz")
+    await rig.presses(summary, "Onayla", "Siparişiniz alındı")
+
+    spent = text_of(await rig.says("/harcamalar", "", "Harcamalarınız"))
+
+    assert "Bu ay: 15,00 TL" in spent
+    assert "Kısa: 1 makale" in spent
+    assert "Makale başına ortalama: 15,00 TL" in spent
+    assert "Bakiyeniz: 485,00 TL" in spent
+
+
+def test_the_manifest_offers_every_command_of_the_help() -> None:
+    manifest = (Path(__file__).parents[2] / "slack" / "manifest.yml").read_text()
+    for name, _ in texts_for("tr").help_commands:
+        assert f"command: /{name}\n" in manifest

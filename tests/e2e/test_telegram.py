@@ -211,10 +211,23 @@ async def test_429_is_waited_out_not_dropped(rig: Rig) -> None:
 
 
 async def test_the_command_menu_is_registered_in_both_languages(rig: Rig) -> None:
-    menus = {
-        c.params.get("language_code") for c in rig.telegram.calls if c.method == "setMyCommands"
-    }
-    assert menus == {None, "en"}
+    menus = [c.params for c in rig.telegram.calls if c.method == "setMyCommands"]
+    assert {menu.get("language_code") for menu in menus} == {None, "en"}
+    for menu in menus:
+        assert "harcamalar" in str(menu["commands"])
+
+
+async def test_spending_shows_the_charged_order_and_the_balance(rig: Rig) -> None:
+    await rig.log_in()
+    summary = await order(rig, SHORT)
+    await rig.presses(ALICE, summary, "Onayla", "Siparişiniz alındı")
+
+    spent = await rig.says(ALICE, "/harcamalar", "Harcamalarınız")
+
+    assert "Bu ay: 15,00 TL" in spent.text
+    assert "Kısa: 1 makale" in spent.text
+    assert "Makale başına ortalama: 15,00 TL" in spent.text
+    assert "Bakiyeniz: 485,00 TL" in spent.text
 
 
 @pytest.fixture
