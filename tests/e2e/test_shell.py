@@ -11,6 +11,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from bot.sandbox import LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
+
 TITLE = "Yapay zekâ ile içerik üretimi"
 SPEED = "240"
 # Under a terminal the text is styled: escape codes may stand between any two words.
@@ -78,6 +80,14 @@ def test_piped_session_logs_in_orders_and_receives_the_article(tmp_path: Path) -
     assert "delivered job" in log, "the log goes to a file, not into the conversation"
     assert "INFO" not in done.stderr
     assert "Demo12345" not in log
+
+
+def test_a_balance_short_of_the_next_article_is_warned_after_the_order(tmp_path: Path) -> None:
+    script = f"/giris {LOW_BALANCE_EMAIL} {LOW_BALANCE_PASSWORD}\n/yaz {TITLE}\n1\nkisa\nOnayla\n"
+    done = run_piped(tmp_path, script, "--wait", "0.5")
+    assert done.returncode == 0, done.stderr
+    warning = "Uyarı: bakiyeniz (5,00 TL) bir sonraki Kısa makale (15,00 TL) için yetmiyor."
+    assert warning in done.stdout
 
 
 def test_piped_end_of_input_with_nothing_pending_exits_at_once(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ import pytest
 from bot.bootstrap import serve_chats
 from bot.config import ConfigError, load_settings
 from bot.core.texts import texts_for
-from bot.sandbox import DEMO_PASSWORD, running_sandbox
+from bot.sandbox import DEMO_PASSWORD, LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD, running_sandbox
 from bot.slack.render import unescape
 from bot.slack.texts import slack_texts
 from storage import generate_key
@@ -428,3 +428,16 @@ def test_the_manifest_offers_every_command_of_the_help() -> None:
     manifest = (Path(__file__).parents[2] / "slack" / "manifest.yml").read_text()
     for name, _ in texts_for("tr").help_commands:
         assert f"command: /{name}\n" in manifest
+
+
+async def test_a_balance_short_of_the_next_article_is_warned_after_the_order_and_on_yaz(
+    rig: SlackRig,
+) -> None:
+    await rig.log_in(email=LOW_BALANCE_EMAIL, password=LOW_BALANCE_PASSWORD)
+    tones = await rig.says("/yaz", TITLE, "Yazım tonunu seçin")
+    sizes = await rig.presses(tones, "Samimi", "Makale boyutunu seçin")
+    summary = await rig.presses(sizes, SHORT, "Bakiyeniz")
+    warning = "Uyarı: bakiyeniz (5,00 TL) bir sonraki Kısa makale (15,00 TL) için yetmiyor."
+
+    await rig.presses(summary, "Onayla", warning)
+    await rig.says("/yaz", TITLE, warning)

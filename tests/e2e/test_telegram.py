@@ -102,6 +102,17 @@ async def test_insufficient_balance_is_said_before_any_charge(rig: Rig) -> None:
     assert rig.sandbox.state.create_count == 0
 
 
+async def test_a_balance_short_of_the_next_article_is_warned_after_the_order_and_on_yaz(
+    rig: Rig,
+) -> None:
+    await rig.log_in(email=LOW_BALANCE_EMAIL, password=LOW_BALANCE_PASSWORD)
+    summary = await order(rig, SHORT)
+    warning = "Uyarı: bakiyeniz (5,00 TL) bir sonraki Kısa makale (15,00 TL) için yetmiyor."
+
+    await rig.presses(ALICE, summary, "Onayla", warning)
+    await rig.says(ALICE, f"/yaz {TITLE}", warning)
+
+
 async def test_expired_access_token_is_refreshed_and_the_rotated_token_kept(rig: Rig) -> None:
     await rig.log_in()
     rig.sandbox.state.clock.advance(3700)

@@ -180,3 +180,30 @@ async def test_spending_without_orders_says_so_in_the_users_language(h: Harness)
     assert "This month: 0,00 TL" in answer
     assert "You have no charged orders yet." in answer
     assert "Your balance: 100,00 TL" in answer
+
+
+async def test_a_balance_short_of_the_usual_size_is_warned_after_the_order_and_on_yaz(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    upstream.balance_left = Decimal("60.00")
+    chat = await logged_in(h)
+    await order_one(chat, "Orta")
+    await chat.say(f"/yaz {TITLE}")
+    await chat.press("Profesyonel")
+    await chat.press("Kısa")
+
+    placed = texts(await chat.press("Onayla"))
+    again = texts(await chat.say("/yaz"))
+
+    warning = "Uyarı: bakiyeniz (20,00 TL) bir sonraki Orta makale (25,00 TL) için yetmiyor."
+    assert warning in placed
+    assert warning in again
+
+
+async def test_no_warning_while_the_balance_covers_the_usual_size(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    chat = await logged_in(h)
+    await order_one(chat, "Orta")
+
+    assert "Uyarı" not in texts(await chat.say("/yaz"))

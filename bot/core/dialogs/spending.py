@@ -1,8 +1,9 @@
-"""/harcamalar: this month's and last month's spending, articles per size, the balance."""
+"""/harcamalar, and the warning when the balance will not pay for the next usual article."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Awaitable
 from datetime import datetime
 from decimal import Decimal
 
@@ -15,7 +16,7 @@ from bot.core.texts import Texts
 from bot.core.turn import Turn
 from storage import spending
 
-__all__ = ["show_spending", "spending_screen"]
+__all__ = ["show_spending", "spending_screen", "warning_after"]
 
 Charge = tuple[Decimal, int, datetime]
 _SIZE_NAMES = {size.id: size.name for size in DEFAULT_SIZES}
@@ -24,8 +25,7 @@ _SIZE_NAMES = {size.id: size.name for size in DEFAULT_SIZES}
 async def show_spending(turn: Turn, command: Command) -> None:
     """Show the spending from the bot's own records; only the balance is asked upstream."""
     balance = await turn.upstream(turn.services.api.balance)
-    charges = await turn.store(lambda s: spending.charges_of_user(s, user_id=turn.user_id))
-    turn.send(spending_screen(turn.texts, charges, balance, now=turn.services.clock()))
+    turn.send(spending_screen(turn.texts, await _charges(turn), balance, now=turn.services.clock()))
 
 
 def spending_screen(
@@ -65,3 +65,28 @@ def spending_screen(
         lines.append(paragraph(texts.spending_none))
     lines.append(paragraph(texts.balance.format(balance=format_tl(balance))))
     return Screen(tuple(lines))
+
+
+async def warning_after(turn: Turn, work: Awaitable[None], *, orders_only: bool = False) -> None:
+    """Do ``work``, then warn in one line if the balance cannot pay the size ordered most.
+
+    With ``orders_only`` the warning follows only work that recorded a new charge.
+    """
+    before = len(await _charges(turn)) if orders_only else -1
+    await work
+    charges = await _charges(turn)
+    if len(charges) in (0, before):
+        return
+    usual = Counter(size for _, size, _ in charges).most_common(1)[0][0]
+    size = await turn.services.catalog.size(turn.user_id, usual)
+    balance = await turn.upstream(turn.services.api.balance)
+    if size is not None and size.cost is not None and balance < size.cost:
+        turn.say(
+            turn.texts.low_balance.format(
+                balance=format_tl(balance), size=size.name, cost=format_tl(size.cost)
+            )
+        )
+
+
+async def _charges(turn: Turn) -> list[Charge]:
+    return await turn.store(lambda s: spending.charges_of_user(s, user_id=turn.user_id))

@@ -75,6 +75,7 @@ class Texts:
     spending_size_line: str
     spending_average: str
     spending_none: str
+    low_balance: str
     articles_empty: str
     articles_header: str
     article_line: str

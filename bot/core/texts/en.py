@@ -92,6 +92,7 @@ ENGLISH = Texts(
     spending_size_line="{size}: {count} articles",
     spending_average="Average per article: {amount}",
     spending_none="You have no charged orders yet.",
+    low_balance="Note: your balance ({balance}) will not cover your next {size} article ({cost}).",
     articles_empty="You have no articles yet. Order your first with /yaz.",
     articles_header="Your articles (page {page}/{pages})",
     article_line="{number}. {title} — {status}",

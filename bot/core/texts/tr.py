@@ -97,6 +97,7 @@ TURKISH = Texts(
     spending_size_line="{size}: {count} makale",
     spending_average="Makale başına ortalama: {amount}",
     spending_none="Henüz ücretli bir siparişiniz yok.",
+    low_balance="Uyarı: bakiyeniz ({balance}) bir sonraki {size} makale ({cost}) için yetmiyor.",
     articles_empty="Henüz makaleniz yok. /yaz ile ilk makalenizi sipariş edin.",
     articles_header="Makaleleriniz (sayfa {page}/{pages})",
     article_line="{number}. {title} — {status}",
