@@ -74,6 +74,8 @@ def test_piped_session_logs_in_orders_and_receives_the_article(tmp_path: Path) -
     saved = list((tmp_path / "data" / "articles").glob("*.md"))
     assert [p.name for p in saved] == ["yapay-zeka-ile-icerik-uretimi.md"]
     assert len(saved[0].read_text().split()) > 250
+    html = saved[0].with_suffix(".html").read_text()
+    assert "<p>" in html, "the HTML file is saved beside the Markdown"
     assert "Demo12345" not in out, "the echoed /giris line hides the password"
     assert done.stderr.count("Demo12345") == 1, "only the start-up banner names the demo password"
     log = (tmp_path / "data" / "shell.log").read_text()

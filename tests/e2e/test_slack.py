@@ -76,12 +76,12 @@ async def channel_post(rig: SlackRig, channel: str) -> dict[str, Any]:
 
 async def delivered(rig: SlackRig, channel: str, post: dict[str, Any]) -> list[dict[str, Any]]:
     """Wait for the article's file in the post's thread; the thread's text messages."""
-    await rig.slack.wait_for(lambda: rig.slack.files, timeout=15)
+    await rig.slack.wait_for(lambda: len(rig.slack.files) == 2, timeout=15)
     await rig.slack.wait_for(
         lambda: "Makaleniz hazır" in text_of(rig.slack.messages(channel)[0]), timeout=15
     )
-    [file] = rig.slack.files
-    assert (file.channel_id, file.thread_ts) == (channel, post["ts"])
+    for file in rig.slack.files:
+        assert (file.channel_id, file.thread_ts) == (channel, post["ts"])
     return [m for m in rig.slack.messages(channel, post["ts"]) if not m.get("files")]
 
 
@@ -185,8 +185,9 @@ async def test_the_order_form_posts_the_order_in_the_channel_and_the_article_in_
     for part in parts:
         assert_valid_message(part)
         assert "<!here>" not in text_of(part)
-    [file] = rig.slack.files
+    file, html = rig.slack.files
     assert file.filename.endswith(".md")
+    assert html.filename == file.filename.replace(".md", ".html")
     assert len(file.content or b"") > 500
     assert rig.sandbox.state.create_count == 1
 
@@ -200,8 +201,8 @@ async def test_the_order_form_posts_the_order_in_the_channel_and_the_article_in_
     assert (await rig.post(pressed)).status_code == 200
     reopened = await rig.until(ALICE, "yapay zekâ rehberi", since=since)
     assert unescape(parts[0]["text"]) in unescape(reopened["text"])
-    await rig.slack.wait_for(lambda: len(rig.slack.files) == 2)
-    again = rig.slack.files[1]
+    await rig.slack.wait_for(lambda: len(rig.slack.files) == 4)
+    again = rig.slack.files[2]
     assert (again.channel_id, again.thread_ts) == (rig.slack.dm_channel(ALICE), None)
     assert again.content == file.content
 

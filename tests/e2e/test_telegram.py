@@ -71,7 +71,11 @@ async def test_a_new_user_logs_in_orders_watches_and_receives_the_article(rig: R
     assert article.html is not None
     assert "<b>" in article.html, "headings are bold"
     documents = [m for m in rig.bot_messages(ALICE) if m.document]
-    assert [d.document.file_name for d in documents] == ["yapay-zeka-ile-icerik-uretimi.md"]
+    assert [d.document.file_name for d in documents] == [
+        "yapay-zeka-ile-icerik-uretimi.md",
+        "yapay-zeka-ile-icerik-uretimi.html",
+    ]
+    assert "<h1>" in documents[1].document.content.decode(), "the HTML file a CMS takes as is"
 
     listing = await rig.says(ALICE, "/makalelerim", "Makaleleriniz")
     assert f"{TITLE} — Hazır" in (listing.text or "")
@@ -141,7 +145,7 @@ async def test_a_job_finishing_while_the_bot_is_down_is_delivered_once_after_res
     await rig.until(ALICE, "Makaleniz hazır", timeout=15)
     await rig.says(ALICE, "/bakiye", "Bakiyeniz")
     documents = [m for m in rig.bot_messages(ALICE) if m.document]
-    assert len(documents) == 1
+    assert [d.document.file_name.rpartition(".")[2] for d in documents] == ["md", "html"]
 
 
 async def test_a_long_article_arrives_whole_in_parts_under_the_limit(rig: Rig) -> None:

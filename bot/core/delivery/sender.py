@@ -17,11 +17,12 @@ from dataclasses import replace
 from datetime import timedelta
 from functools import partial
 
-from bot.core.article import article_blocks, article_document
+from bot.core.article import article_blocks
 from bot.core.clock import Clock
 from bot.core.delivery.leases import LeaseKeeper, LeaseLost
 from bot.core.delivery.outbox import Outbox
 from bot.core.delivery.waits import failure_wait, unreachable_for_good
+from bot.core.export import article_documents
 from bot.core.ports import MessengerError
 from bot.core.states import JobStatus
 from storage import Database, jobs
@@ -177,9 +178,10 @@ class Sender:
             job.parts_sent = index + 1
         if not job.file_sent:
             await self._leases.ensure(job_id)
-            document = article_document(job.title, job.content)
             caption = texts.article_file_caption.format(title=job.title)
-            await messenger.send_document(chat, replace(document, caption=caption))
+            # Both files, then one record: a crash between them repeats the first, never skips one.
+            for document in article_documents(job.title, job.content):
+                await messenger.send_document(chat, replace(document, caption=caption))
             await self._fenced(job_id, partial(jobs.record_file, job_id=job_id, owner=owner))
             job.file_sent = True
         await self._outbox.finish_line(job, user, texts.article_ready.format(title=job.title))
