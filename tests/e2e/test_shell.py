@@ -68,6 +68,7 @@ def test_piped_session_logs_in_orders_and_receives_the_article(tmp_path: Path) -
     assert "Siparişiniz alındı" in out
     assert "Makaleniz hazır" in out
     assert f"bot › {TITLE}\n" in out, "the article itself is printed, headed by its title"
+    assert "kaynaklar (https://example.com/kaynaklar)" in out, "a link keeps its URL"
     assert "Bu ay: 15,00 TL" in out
     assert "Kısa: 1 makale" in out
     assert "Bakiyeniz: 485,00 TL" in out

@@ -24,6 +24,7 @@ from bot.sandbox import DEMO_PASSWORD, LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD, 
 from bot.slack.render import unescape
 from bot.slack.texts import slack_texts
 from storage import generate_key
+from tests.e2e.article_lines import shown_lines
 from tests.e2e.fake_slack import FakeSlack
 from tests.e2e.order_labels import MEDIUM, SHORT, TITLE, VERY_LONG
 from tests.e2e.slack_rig import (
@@ -185,6 +186,7 @@ async def test_the_order_form_posts_the_order_in_the_channel_and_the_article_in_
     for part in parts:
         assert_valid_message(part)
         assert "<!here>" not in text_of(part)
+    assert any("https://example.com/kaynaklar" in text_of(part) for part in parts)
     file, html = rig.slack.files
     assert file.filename.endswith(".md")
     assert html.filename == file.filename.replace(".md", ".html")
@@ -226,10 +228,8 @@ async def test_a_long_article_is_split_under_slacks_block_limits(tmp_path: Path)
         for part in parts:
             assert_valid_message(part)
         text = unescape("\n".join(part["text"] for part in parts))
-        for line in content.splitlines():
-            words = line.lstrip("#- ").strip()
-            if words:
-                assert words in text, f"missing from the messages: {words[:60]}"
+        for words in shown_lines(content):
+            assert words in text, f"missing from the messages: {words[:60]}"
 
 
 async def test_commands_are_acknowledged_within_three_seconds_of_a_slow_upstream(

@@ -20,6 +20,7 @@ from bot.config import ConfigError, load_settings
 from bot.logs import configure_logging
 from bot.sandbox import LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
 from storage import generate_key
+from tests.e2e.article_lines import shown_lines
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.order_labels import MEDIUM, SHORT, TITLE, VERY_LONG
 from tests.e2e.telegram_rig import ALICE, BOB, TOKEN, Rig, telegram_rig
@@ -70,6 +71,8 @@ async def test_a_new_user_logs_in_orders_watches_and_receives_the_article(rig: R
     article = next(m for m in rig.bot_messages(ALICE) if (m.text or "").startswith(TITLE))
     assert article.html is not None
     assert "<b>" in article.html, "headings are bold"
+    texts = [m.text or "" for m in rig.bot_messages(ALICE)]
+    assert any("kaynaklar (https://example.com/kaynaklar)" in t for t in texts), "links keep URLs"
     documents = [m for m in rig.bot_messages(ALICE) if m.document]
     assert [d.document.file_name for d in documents] == [
         "yapay-zeka-ile-icerik-uretimi.md",
@@ -162,10 +165,8 @@ async def test_a_long_article_arrives_whole_in_parts_under_the_limit(rig: Rig) -
     assert len(parts) >= 3
     assert all(len(m.text.encode("utf-16-le")) // 2 <= 4096 for m in parts)
     delivered = "\n".join(m.text for m in parts)
-    for line in content.splitlines():
-        words = line.lstrip("#- ").strip()
-        if words:
-            assert words in delivered, f"missing from the messages: {words[:60]}"
+    for words in shown_lines(content):
+        assert words in delivered, f"missing from the messages: {words[:60]}"
 
 
 async def test_login_in_a_group_points_to_the_private_chat(rig: Rig) -> None:
