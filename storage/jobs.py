@@ -147,7 +147,8 @@ def claim_jobs(
     limit: int,
     skip: Collection[int] = (),
 ) -> list[Job]:
-    """Lease up to ``limit`` jobs due now, in ``statuses`` and ``platforms``, soonest due first.
+    """Lease up to ``limit`` jobs due now, in ``statuses`` and ``platforms``: those half sent
+    first, then the soonest due.
 
     A job leased by another owner is skipped until its lease runs out, and so are the ids in
     ``skip`` (work this owner already has in hand). On PostgreSQL the rows another replica is
@@ -161,9 +162,11 @@ def claim_jobs(
     )
     if skip:
         query = query.where(col(Job.id).not_in(skip))
+    # An article half sent goes on first, then the rest by when each became due.
+    begun_first = (col(Job.parts_sent) == 0, col(Job.next_poll_at), col(Job.id))
     jobs = list(
         session.exec(
-            query.order_by(col(Job.next_poll_at), col(Job.id))
+            query.order_by(*begun_first)
             .limit(limit)
             .with_for_update(skip_locked=True)
             .execution_options(populate_existing=True)

@@ -104,6 +104,11 @@ class RecordingMessenger(Messenger):
         """The files posted, in order."""
         return self.of_kind("send_document")
 
+    @property
+    def file_kinds(self) -> list[str]:
+        """The extensions of the files posted, in order."""
+        return [c.document.filename.rpartition(".")[2] for c in self.documents if c.document]
+
     async def send(self, chat: ChatAddress, screen: Screen) -> str | None:
         """Record a posted message; its id is the next number."""
         self._go_ahead()

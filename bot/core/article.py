@@ -22,8 +22,15 @@ _parser = MarkdownIt("commonmark")
 def _spans(inline: Token) -> tuple[Span, ...]:
     spans: list[Span] = []
     bold = italic = False
+    href = ""
     for child in inline.children or ():
         match child.type:
+            case "link_open":
+                href = str(child.attrs.get("href", ""))
+            case "link_close" if href:
+                # A chat keeps the link's address in sight, whatever the platform shows.
+                spans.append(Span(f" ({href})", bold, italic))
+                href = ""
             case "strong_open" | "strong_close":
                 bold = child.type == "strong_open"
             case "em_open" | "em_close":

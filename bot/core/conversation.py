@@ -32,6 +32,7 @@ from bot.core.dialogs import (
     language,
     login,
     order,
+    spending,
     status,
     topic,
 )
@@ -237,7 +238,9 @@ async def _pressed(turn: Turn, press: Press, data: str) -> None:
         case PickSize() as action:
             await order.size_picked(turn, action, press)
         case Confirm() as action:
-            await order.confirmed(turn, action, press)
+            await spending.warning_after(
+                turn, order.confirmed(turn, action, press), orders_only=True
+            )
         case Abort() as action:
             await order.order_aborted(turn, action, press)
         case ShowPage() as action:
@@ -258,9 +261,10 @@ COMMANDS: dict[str, CommandHandler] = {
     "yardim": help.show_help,
     "giris": login.start_login,
     "cikis": login.log_out,
-    "yaz": order.start_order,
+    "yaz": lambda turn, command: spending.warning_after(turn, order.start_order(turn, command)),
     "toplu": order.start_bulk,
     "bakiye": balance.show_balance,
+    "harcamalar": spending.show_spending,
     "makalelerim": articles.list_articles,
     "konu": topic.start_topic,
     "iptal": cancel.cancel,

@@ -80,7 +80,8 @@ _BULLETS = (
 )
 _CONCLUSION = (
     "Sonuç olarak {konu} konusunda planlı, ölçülü ve sabırlı ilerlemek kalıcı başarının"
-    " anahtarıdır."
+    " anahtarıdır. Daha fazlası için [kaynaklar](https://example.com/kaynaklar) sayfasına"
+    " bakın."
 )
 # The closing section adds about this many words; a paragraph about twice as many.
 _CONCLUSION_WORDS = 45

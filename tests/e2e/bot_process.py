@@ -37,6 +37,7 @@ from bot.core.events import ChatAddress
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox
 from bot.web import serving_http
 from storage import Database, TokenCipher, users
+from tests.e2e.article_lines import shown_lines
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.fake_telegram.forms import read_request
 from tests.e2e.telegram_rig import TOKEN, WEBHOOK_SECRET, WEBHOOK_URL, free_port
@@ -432,6 +433,7 @@ def deliveries(telegram: FakeTelegram, orders: Iterable[Order]) -> list[Delivere
 
 
 def _paragraphs(content: str) -> list[str]:
-    """The article's plain paragraphs: neither headings nor lists, as a chat shows them."""
+    """The article's plain paragraphs, neither headings nor lists, as a chat shows them."""
     blocks = (block.strip() for block in content.split("\n\n"))
-    return [block for block in blocks if block and not block.startswith(("#", "-", "*", "1."))]
+    plain = (block for block in blocks if block and not block.startswith(("#", "-", "*", "1.")))
+    return [" ".join(shown_lines(block)) for block in plain]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from bot.sandbox import LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
 from storage import generate_key
 from tests.e2e.bot_process import fresh_env
 
@@ -68,6 +69,7 @@ def test_piped_session_logs_in_orders_and_receives_the_article(tmp_path: Path) -
             "kisa",  # a size by name, without Turkish letters
             "Onayla",
             "/makalelerim",
+            "/harcamalar",
         ]
     )
     done = run_piped(tmp_path, script + "\n")
@@ -80,15 +82,29 @@ def test_piped_session_logs_in_orders_and_receives_the_article(tmp_path: Path) -
     assert "Siparişiniz alındı" in out
     assert "Makaleniz hazır" in out
     assert f"bot › {TITLE}\n" in out, "the article itself is printed, headed by its title"
+    assert "kaynaklar (https://example.com/kaynaklar)" in out, "a link keeps its URL"
+    assert "Bu ay: 15,00 TL" in out
+    assert "Kısa: 1 makale" in out
+    assert "Bakiyeniz: 485,00 TL" in out
     saved = list((tmp_path / "data" / "articles").glob("*.md"))
     assert [p.name for p in saved] == ["yapay-zeka-ile-icerik-uretimi.md"]
     assert len(saved[0].read_text().split()) > 250
+    html = saved[0].with_suffix(".html").read_text()
+    assert "<p>" in html, "the HTML file is saved beside the Markdown"
     assert "Demo12345" not in out, "the echoed /giris line hides the password"
     assert done.stderr.count("Demo12345") == 1, "only the start-up banner names the demo password"
     log = (tmp_path / "data" / "shell.log").read_text()
     assert "delivered job" in log, "the log goes to a file, not into the conversation"
     assert "INFO" not in done.stderr
     assert "Demo12345" not in log
+
+
+def test_a_balance_short_of_the_next_article_is_warned_after_the_order(tmp_path: Path) -> None:
+    script = f"/giris {LOW_BALANCE_EMAIL} {LOW_BALANCE_PASSWORD}\n/yaz {TITLE}\n1\nkisa\nOnayla\n"
+    done = run_piped(tmp_path, script, "--wait", "0.5")
+    assert done.returncode == 0, done.stderr
+    warning = "Uyarı: bakiyeniz (5,00 TL) bir sonraki Kısa makale (15,00 TL) için yetmiyor."
+    assert warning in done.stdout
 
 
 def test_piped_end_of_input_with_nothing_pending_exits_at_once(tmp_path: Path) -> None:

@@ -19,10 +19,12 @@ import pytest
 
 from bot.bootstrap import serve_chats
 from bot.config import ConfigError, load_settings
-from bot.sandbox import DEMO_PASSWORD, running_sandbox
+from bot.core.texts import texts_for
+from bot.sandbox import DEMO_PASSWORD, LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD, running_sandbox
 from bot.slack.render import unescape
 from bot.slack.texts import slack_texts
 from storage import generate_key
+from tests.e2e.article_lines import shown_lines
 from tests.e2e.fake_slack import FakeSlack
 from tests.e2e.order_labels import MEDIUM, SHORT, TITLE, VERY_LONG
 from tests.e2e.slack_rig import (
@@ -64,12 +66,12 @@ async def channel_post(rig: SlackRig, channel: str) -> dict[str, Any]:
 
 async def delivered(rig: SlackRig, channel: str, post: dict[str, Any]) -> list[dict[str, Any]]:
     """Wait for the article's file in the post's thread; the thread's text messages."""
-    await rig.slack.wait_for(lambda: rig.slack.files, timeout=15)
+    await rig.slack.wait_for(lambda: len(rig.slack.files) == 2, timeout=15)
     await rig.slack.wait_for(
         lambda: "Makaleniz hazır" in text_of(rig.slack.messages(channel)[0]), timeout=15
     )
-    [file] = rig.slack.files
-    assert (file.channel_id, file.thread_ts) == (channel, post["ts"])
+    for file in rig.slack.files:
+        assert (file.channel_id, file.thread_ts) == (channel, post["ts"])
     return [m for m in rig.slack.messages(channel, post["ts"]) if not m.get("files")]
 
 
@@ -173,8 +175,10 @@ async def test_the_order_form_posts_the_order_in_the_channel_and_the_article_in_
     for part in parts:
         assert_valid_message(part)
         assert "<!here>" not in text_of(part)
-    [file] = rig.slack.files
+    assert any("https://example.com/kaynaklar" in text_of(part) for part in parts)
+    file, html = rig.slack.files
     assert file.filename.endswith(".md")
+    assert html.filename == file.filename.replace(".md", ".html")
     assert len(file.content or b"") > 500
     assert rig.sandbox.state.create_count == 1
 
@@ -188,8 +192,8 @@ async def test_the_order_form_posts_the_order_in_the_channel_and_the_article_in_
     assert (await rig.post(pressed)).status_code == 200
     reopened = await rig.until(ALICE, "yapay zekâ rehberi", since=since)
     assert unescape(parts[0]["text"]) in unescape(reopened["text"])
-    await rig.slack.wait_for(lambda: len(rig.slack.files) == 2)
-    again = rig.slack.files[1]
+    await rig.slack.wait_for(lambda: len(rig.slack.files) == 4)
+    again = rig.slack.files[2]
     assert (again.channel_id, again.thread_ts) == (rig.slack.dm_channel(ALICE), None)
     assert again.content == file.content
 
@@ -213,10 +217,8 @@ async def test_a_long_article_is_split_under_slacks_block_limits(tmp_path: Path)
         for part in parts:
             assert_valid_message(part)
         text = unescape("\n".join(part["text"] for part in parts))
-        for line in content.splitlines():
-            words = line.lstrip("#- ").strip()
-            if words:
-                assert words in text, f"missing from the messages: {words[:60]}"
+        for words in shown_lines(content):
+            assert words in text, f"missing from the messages: {words[:60]}"
 
 
 async def test_commands_are_acknowledged_within_three_seconds_of_a_slow_upstream(
@@ -395,3 +397,37 @@ async def test_junk_from_anyone_is_refused_without_a_traceback(rig: SlackRig) ->
             for body, kind in junk
         ]
     assert [answer.status_code for answer in answers] == [400, 400, 400]
+
+
+async def test_spending_shows_the_charged_order_and_the_balance(rig: SlackRig) -> None:
+    await rig.log_in()
+    tones = await rig.says("/yaz", TITLE, "Yazım tonunu seçin")
+    sizes = await rig.presses(tones, "Samimi", "Makale boyutunu seçin")
+    summary = await rig.presses(sizes, SHORT, "Bakiyeniz")
+    await rig.presses(summary, "Onayla", "Siparişiniz alındı")
+
+    spent = text_of(await rig.says("/harcamalar", "", "Harcamalarınız"))
+
+    assert "Bu ay: 15,00 TL" in spent
+    assert "Kısa: 1 makale" in spent
+    assert "Makale başına ortalama: 15,00 TL" in spent
+    assert "Bakiyeniz: 485,00 TL" in spent
+
+
+def test_the_manifest_offers_every_command_of_the_help() -> None:
+    manifest = (Path(__file__).parents[2] / "slack" / "manifest.yml").read_text()
+    for name, _ in texts_for("tr").help_commands:
+        assert f"command: /{name}\n" in manifest
+
+
+async def test_a_balance_short_of_the_next_article_is_warned_after_the_order_and_on_yaz(
+    rig: SlackRig,
+) -> None:
+    await rig.log_in(email=LOW_BALANCE_EMAIL, password=LOW_BALANCE_PASSWORD)
+    tones = await rig.says("/yaz", TITLE, "Yazım tonunu seçin")
+    sizes = await rig.presses(tones, "Samimi", "Makale boyutunu seçin")
+    summary = await rig.presses(sizes, SHORT, "Bakiyeniz")
+    warning = "Uyarı: bakiyeniz (5,00 TL) bir sonraki Kısa makale (15,00 TL) için yetmiyor."
+
+    await rig.presses(summary, "Onayla", warning)
+    await rig.says("/yaz", TITLE, warning)

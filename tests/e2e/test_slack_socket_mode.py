@@ -58,4 +58,6 @@ async def test_a_dropped_socket_is_reopened_and_the_order_completes_once(tmp_pat
         await _delivered(rig)
         assert rig.sandbox.state.create_count == 1, "charged once"
         assert len(rig.slack.messages(CHANNEL)) == 1, "one order post"
-        assert len(rig.slack.files) == 1, "delivered once"
+        assert sorted(f.filename.rsplit(".", 1)[1] for f in rig.slack.files) == ["html", "md"], (
+            "delivered once"
+        )

@@ -21,6 +21,7 @@ from bot.config import ConfigError, load_settings
 from bot.logs import configure_logging
 from bot.sandbox import LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
 from storage import generate_key
+from tests.e2e.article_lines import shown_lines
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.order_labels import MEDIUM, SHORT, TITLE, VERY_LONG
 from tests.e2e.telegram_rig import ALICE, BOB, TOKEN, Rig, telegram_rig
@@ -71,8 +72,14 @@ async def test_a_new_user_logs_in_orders_watches_and_receives_the_article(rig: R
     article = next(m for m in rig.bot_messages(ALICE) if (m.text or "").startswith(TITLE))
     assert article.html is not None
     assert "<b>" in article.html, "headings are bold"
+    texts = [m.text or "" for m in rig.bot_messages(ALICE)]
+    assert any("kaynaklar (https://example.com/kaynaklar)" in t for t in texts), "links keep URLs"
     documents = [m for m in rig.bot_messages(ALICE) if m.document]
-    assert [d.document.file_name for d in documents] == ["yapay-zeka-ile-icerik-uretimi.md"]
+    assert [d.document.file_name for d in documents] == [
+        "yapay-zeka-ile-icerik-uretimi.md",
+        "yapay-zeka-ile-icerik-uretimi.html",
+    ]
+    assert "<h1>" in documents[1].document.content.decode(), "the HTML file a CMS takes as is"
 
     listing = await rig.says(ALICE, "/makalelerim", "Makaleleriniz")
     assert f"{TITLE} — Hazır" in (listing.text or "")
@@ -118,6 +125,17 @@ async def test_english_mode_is_english_from_the_tones_to_the_estimate(rig: Rig) 
     assert re.search(r"Estimated time: \d+(-\d+)? seconds?\. Cost: 15\.00 TL", receipt.text or "")
 
 
+async def test_a_balance_short_of_the_next_article_is_warned_after_the_order_and_on_yaz(
+    rig: Rig,
+) -> None:
+    await rig.log_in(email=LOW_BALANCE_EMAIL, password=LOW_BALANCE_PASSWORD)
+    summary = await order(rig, SHORT)
+    warning = "Uyarı: bakiyeniz (5,00 TL) bir sonraki Kısa makale (15,00 TL) için yetmiyor."
+
+    await rig.presses(ALICE, summary, "Onayla", warning)
+    await rig.says(ALICE, f"/yaz {TITLE}", warning)
+
+
 async def test_expired_access_token_is_refreshed_and_the_rotated_token_kept(rig: Rig) -> None:
     await rig.log_in()
     rig.sandbox.state.clock.advance(3700)
@@ -146,7 +164,7 @@ async def test_a_job_finishing_while_the_bot_is_down_is_delivered_once_after_res
     await rig.until(ALICE, "Makaleniz hazır", timeout=15)
     await rig.says(ALICE, "/bakiye", "Bakiyeniz")
     documents = [m for m in rig.bot_messages(ALICE) if m.document]
-    assert len(documents) == 1
+    assert [d.document.file_name.rpartition(".")[2] for d in documents] == ["md", "html"]
 
 
 async def test_a_long_article_arrives_whole_in_parts_under_the_limit(rig: Rig) -> None:
@@ -163,10 +181,8 @@ async def test_a_long_article_arrives_whole_in_parts_under_the_limit(rig: Rig) -
     assert len(parts) >= 3
     assert all(len(m.text.encode("utf-16-le")) // 2 <= 4096 for m in parts)
     delivered = "\n".join(m.text for m in parts)
-    for line in content.splitlines():
-        words = line.lstrip("#- ").strip()
-        if words:
-            assert words in delivered, f"missing from the messages: {words[:60]}"
+    for words in shown_lines(content):
+        assert words in delivered, f"missing from the messages: {words[:60]}"
 
 
 async def test_login_in_a_group_points_to_the_private_chat(rig: Rig) -> None:
@@ -227,10 +243,23 @@ async def test_429_is_waited_out_not_dropped(rig: Rig) -> None:
 
 
 async def test_the_command_menu_is_registered_in_both_languages(rig: Rig) -> None:
-    menus = {
-        c.params.get("language_code") for c in rig.telegram.calls if c.method == "setMyCommands"
-    }
-    assert menus == {None, "en"}
+    menus = [c.params for c in rig.telegram.calls if c.method == "setMyCommands"]
+    assert {menu.get("language_code") for menu in menus} == {None, "en"}
+    for menu in menus:
+        assert "harcamalar" in str(menu["commands"])
+
+
+async def test_spending_shows_the_charged_order_and_the_balance(rig: Rig) -> None:
+    await rig.log_in()
+    summary = await order(rig, SHORT)
+    await rig.presses(ALICE, summary, "Onayla", "Siparişiniz alındı")
+
+    spent = await rig.says(ALICE, "/harcamalar", "Harcamalarınız")
+
+    assert "Bu ay: 15,00 TL" in spent.text
+    assert "Kısa: 1 makale" in spent.text
+    assert "Makale başına ortalama: 15,00 TL" in spent.text
+    assert "Bakiyeniz: 485,00 TL" in spent.text
 
 
 @pytest.fixture

@@ -101,11 +101,13 @@ async def test_finished_article_is_delivered_whole_once_with_its_file(rig: Deliv
     content = rig.upstream_content(job.request_id)
     progress, *parts = rig.messenger.sent
     assert "\n\n".join(part.text for part in parts) == article_text(content)
-    (document,) = rig.messenger.documents
+    document, html = rig.messenger.documents
     assert document.document is not None
     assert document.document.content == content.encode()
     assert document.document.filename.endswith(".md")
     assert document.text == TR.article_file_caption.format(title=TITLE)
+    assert html.document is not None
+    assert html.document.filename == document.document.filename.replace(".md", ".html")
     assert rig.messenger.edits[-1].message_id == progress.message_id
     assert rig.messenger.edits[-1].text == TR.article_ready.format(title=TITLE)
     assert rig.messenger.calls == calls_after_delivery, "the second round sends nothing"
@@ -149,7 +151,7 @@ async def test_a_failed_send_resumes_with_the_next_part_not_the_first(rig: Deliv
     parts = [call.text for call in rig.messenger.sent]
     content = rig.upstream_content(job.request_id)
     assert "\n\n".join(parts) == article_text(content), "parts 1-2, then 3 on: none twice"
-    assert len(rig.messenger.documents) == 1
+    assert rig.messenger.file_kinds == ["md", "html"]
     assert (await rig.job(job.id)).status is JobStatus.DELIVERED
 
 
@@ -288,7 +290,7 @@ async def test_job_finished_while_the_bot_was_down_is_delivered_once(rig: Delive
     await before_the_restart.poll_once()
 
     assert rig.messenger.calls == calls
-    assert len(rig.messenger.documents) == 1
+    assert rig.messenger.file_kinds == ["md", "html"]
     assert rig.messenger.edits[-1].text == TR.article_ready.format(title=TITLE)
     assert (await rig.job(job.id)).status is JobStatus.DELIVERED
 
@@ -316,7 +318,7 @@ async def test_expired_session_is_told_once_and_jobs_arrive_after_a_new_login(
     await delivery.poll_once()
 
     assert (await rig.job(job.id)).status is JobStatus.DELIVERED
-    assert len(rig.messenger.documents) == 1
+    assert rig.messenger.file_kinds == ["md", "html"]
     assert [call.text for call in rig.messenger.calls].count(told) == 1
 
 
@@ -409,7 +411,7 @@ async def test_the_scheduler_runs_a_round_at_start_then_one_at_a_time(rig: Deliv
     finally:
         scheduler.shutdown(wait=False)
 
-    assert len(rig.messenger.documents) == 1
+    assert rig.messenger.file_kinds == ["md", "html"]
 
 
 async def test_an_unexpected_error_in_one_job_postpones_it_and_the_others_go_on(

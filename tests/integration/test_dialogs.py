@@ -244,7 +244,8 @@ async def test_articles_list_and_open(h: Harness) -> None:
     assert "Hazır" in texts(ready)
     opened = await chat.press("Aç 1", ready[-1].screen)
     assert opened[0].screen.text.startswith(TITLE)
-    assert opened[-1].document.filename == "yapay-zeka-ile-icerik-uretimi.md"
+    assert opened[-2].document.filename == "yapay-zeka-ile-icerik-uretimi.md"
+    assert opened[-1].document.filename == "yapay-zeka-ile-icerik-uretimi.html"
 
 
 async def test_articles_are_paged(h: Harness) -> None:

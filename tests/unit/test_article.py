@@ -107,3 +107,9 @@ def test_the_file_is_named_after_the_title() -> None:
     assert document.content == MARKDOWN.encode()
     assert split_into_screens((), under(10)) == []
     assert Screen(()).text == ""
+
+
+def test_a_link_keeps_its_url_in_the_chat_text() -> None:
+    blocks = article_blocks("Ayrıntı için [kaynaklar](https://example.com/kaynaklar) sayfası.")
+
+    assert "kaynaklar (https://example.com/kaynaklar) sayfası." in plain_text(blocks)

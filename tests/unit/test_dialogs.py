@@ -7,6 +7,7 @@ sandbox over loopback; this tier pins what the core asks of the upstream, and wh
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
@@ -151,3 +152,70 @@ async def test_an_orders_progress_line_comes_after_the_answer_that_placed_it(
     assert TITLE in placed.text
     assert progress.kind == "send"
     assert progress.text == texts_for("tr").progress_unknown.format(title=TITLE)
+
+
+async def order_one(chat: Chat, size: str) -> None:
+    await chat.say(f"/yaz {TITLE}")
+    await chat.press("Profesyonel")
+    await chat.press(size)
+    await chat.press("Onayla")
+
+
+async def test_spending_counts_this_and_last_month_from_the_bots_records(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    chat = await logged_in(h)
+    h.clock.now = datetime(2025, 12, 20, 12, tzinfo=UTC)
+    await order_one(chat, "Kısa")
+    h.clock.now = datetime(2026, 1, 3, 12, tzinfo=UTC)
+    await order_one(chat, "Orta")
+    await order_one(chat, "Orta")
+    asked = len(upstream.asked)
+
+    answer = texts(await chat.say("/harcamalar"))
+
+    assert "Bu ay: 50,00 TL" in answer
+    assert "Geçen ay: 15,00 TL" in answer, "December is the month before January"
+    assert "Kısa: 1 makale" in answer
+    assert "Orta: 2 makale" in answer
+    assert "Makale başına ortalama: 21,67 TL" in answer
+    assert "Bakiyeniz: 35,00 TL" in answer
+    assert [call.operation for call in upstream.asked[asked:]] == ["balance"]
+
+
+async def test_spending_without_orders_says_so_in_the_users_language(h: Harness) -> None:
+    chat = h.chat(language="en")
+    await chat.login(EMAIL, PASSWORD)
+
+    answer = texts(await chat.say("/harcamalar"))
+
+    assert "This month: 0.00 TL" in answer
+    assert "You have no charged orders yet." in answer
+    assert "Your balance: 100.00 TL" in answer
+
+
+async def test_a_balance_short_of_the_usual_size_is_warned_after_the_order_and_on_yaz(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    upstream.balance_left = Decimal("60.00")
+    chat = await logged_in(h)
+    await order_one(chat, "Orta")
+    await chat.say(f"/yaz {TITLE}")
+    await chat.press("Profesyonel")
+    await chat.press("Kısa")
+
+    placed = texts(await chat.press("Onayla"))
+    again = texts(await chat.say("/yaz"))
+
+    warning = "Uyarı: bakiyeniz (20,00 TL) bir sonraki Orta makale (25,00 TL) için yetmiyor."
+    assert warning in placed
+    assert warning in again
+
+
+async def test_no_warning_while_the_balance_covers_the_usual_size(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    chat = await logged_in(h)
+    await order_one(chat, "Orta")
+
+    assert "Uyarı" not in texts(await chat.say("/yaz"))

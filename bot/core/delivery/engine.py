@@ -103,6 +103,9 @@ class Delivery:
         async with self._round:
             await self._lead()
             if self._led:
+                # Articles already finished (a dead process's among them) go out while the
+                # upstream is asked about the rest, whose progress lines take their turn too.
+                await self._sender.fill(self._led)
                 await self._reconcile()
                 await self._poller.poll(self._led)
                 await self._sender.fill(self._led)
@@ -114,7 +117,8 @@ class Delivery:
         await self._sender.idle()
 
     def start(self) -> None:
-        """Keep the leases in hand alive between rounds (a group's article can take minutes)."""
+        """Keep the leases in hand alive between rounds (a group's article can take minutes),
+        and the sender fed."""
         if self._heartbeat is None:
             self._heartbeat = asyncio.create_task(self._keep_leases(), name="lease heartbeat")
 
@@ -172,6 +176,9 @@ class Delivery:
             await asyncio.sleep(period)
             try:
                 await self._leases.renew()
-            # Renewing is retried a third of a lease later; a lease lost meanwhile is fenced.
+                # A dead process's articles are taken as their leases run out, not only when
+                # a round (slow while many progress lines wait their turn) comes to it.
+                await self._sender.fill(self._led)
+            # Both are tried again a third of a lease later; a lease lost meanwhile is fenced.
             except Exception:
-                log.exception("renewing leases failed")
+                log.exception("renewing leases or taking finished jobs failed")

@@ -2,9 +2,10 @@
 
 Each chat with work has one worker that sends its jobs one after another; workers of
 different chats run side by side, and the messengers pace every message under the
-platform's limits. Each part is recorded as it goes out, fenced on the lease: a write that
-finds the lease gone stops the worker before its next message, so an article is never sent
-twice, and after a crash only the parts not yet recorded are sent.
+platform's limits. Each part, then each file (Markdown, HTML), is recorded as it goes out,
+fenced on the lease: a write that finds the lease gone stops the worker before its next
+message, so an article is never sent twice, and after a crash only what was not yet
+recorded is sent.
 """
 
 from __future__ import annotations
@@ -17,14 +18,17 @@ from dataclasses import replace
 from datetime import timedelta
 from functools import partial
 
-from bot.core.article import article_blocks, article_document
+from bot.core.article import article_blocks
 from bot.core.clock import Clock
 from bot.core.delivery.leases import LeaseKeeper, LeaseLost
 from bot.core.delivery.outbox import Outbox
 from bot.core.delivery.waits import failure_wait, unreachable_for_good
+from bot.core.events import ChatAddress
+from bot.core.export import article_documents
 from bot.core.operations import Operations
 from bot.core.ports import MessengerError
 from bot.core.states import JobStatus
+from bot.core.texts import Texts
 from storage import Database, jobs
 from storage.models import ChatUser, Job
 
@@ -32,8 +36,9 @@ __all__ = ["MAX_SEND_FAILURES", "Sender"]
 
 log = logging.getLogger(__name__)
 
-# Jobs in hand at once: enough to keep every limit busy, few enough to renew in one write.
-_CAPACITY = 200
+# Jobs in hand at once: chats enough to keep the bot-wide limit busy (each takes about one
+# message a second), few enough that articles finish one after another, not all at the end.
+_CAPACITY = 60
 # A job whose sending fails for a reason other than the chat this many times in a row is
 # given up: the user is told to open it from /makalelerim, which reads it from the upstream.
 MAX_SEND_FAILURES = 5
@@ -199,12 +204,7 @@ class Sender:
             )
             job.parts_sent = index + 1
         if not job.file_sent:
-            await self._next_message(job_id)
-            document = article_document(job.title, job.content)
-            caption = texts.article_file_caption.format(title=job.title)
-            await messenger.send_document(chat, replace(document, caption=caption))
-            await self._fenced(job_id, partial(jobs.record_file, job_id=job_id, owner=owner))
-            job.file_sent = True
+            await self._send_files(job, chat, len(parts), texts)
         ready = texts.article_ready.format(title=job.title)
         await self._outbox.finish_line(job, user, ready)
         known = job.progress_message_id
@@ -215,6 +215,26 @@ class Sender:
             await self._outbox.finish_line(stored, user, ready)
         log.info("delivered job %s (%s) in %d parts", job.id, job.request_id, len(parts))
         await self._operations.article_ended(JobStatus.DELIVERED, str(job_id))
+
+    async def _send_files(self, job: Job, chat: ChatAddress, parts: int, texts: Texts) -> None:
+        """The Markdown and HTML files after the parts, each counted as one more part once out."""
+        assert job.id is not None
+        assert job.content is not None
+        job_id, owner = job.id, self._leases.owner
+        messenger = self._outbox.messenger(job.platform)
+        files = article_documents(job.title, job.content)
+        captions = (texts.article_file_caption, texts.article_html_caption)
+        for index in range(max(job.parts_sent - parts, 0), len(files)):
+            await self._next_message(job_id)
+            caption = captions[index].format(title=job.title)
+            await messenger.send_document(chat, replace(files[index], caption=caption))
+            sent = parts + index
+            await self._fenced(
+                job_id, partial(jobs.record_part, job_id=job_id, owner=owner, parts_sent=sent)
+            )
+            job.parts_sent = sent + 1
+        await self._fenced(job_id, partial(jobs.record_file, job_id=job_id, owner=owner))
+        job.file_sent = True
 
     async def _next_message(self, job_id: int) -> None:
         """Go on only while not stopping and while the job is still this process's."""

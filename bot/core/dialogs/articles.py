@@ -7,8 +7,9 @@ from datetime import UTC, datetime
 
 from bot.api import NEWEST_ARTICLES, Article, ArticleStatus
 from bot.core.actions import OpenArticle, ShowPage, fits_in_button
-from bot.core.article import article_blocks, article_document
+from bot.core.article import article_blocks
 from bot.core.events import Command, Press
+from bot.core.export import article_documents
 from bot.core.richtext import BulletList, Span, bold, paragraph
 from bot.core.screens import Button, Screen, SendDocument
 from bot.core.texts import Texts, in_every_language
@@ -144,4 +145,4 @@ async def article_opened(turn: Turn, action: OpenArticle, press: Press) -> None:
     blocks = article_blocks(article.content, title)
     for screen in turn.services.outbox.article_screens(turn.origin.chat.platform, blocks):
         turn.send(screen)
-    turn.effects.append(SendDocument(article_document(title, article.content)))
+    turn.effects.extend(SendDocument(d) for d in article_documents(title, article.content))

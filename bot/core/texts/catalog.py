@@ -97,6 +97,13 @@ class Texts:
 
     # Balance, articles, topics.
     balance: str
+    spending_header: str
+    spending_this_month: str
+    spending_last_month: str
+    spending_size_line: str
+    spending_average: str
+    spending_none: str
+    low_balance: str
     articles_empty: str
     articles_header: str
     article_line: str
@@ -118,6 +125,7 @@ class Texts:
     progress_unknown: str
     article_ready: str
     article_file_caption: str
+    article_html_caption: str
     article_failed: str
     article_expired: str
     article_unsendable: str

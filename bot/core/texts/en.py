@@ -33,6 +33,7 @@ ENGLISH = Texts(
     help_commands=(
         ("yaz", "Order a new article"),
         ("bakiye", "Show your balance"),
+        ("harcamalar", "Show your spending"),
         ("makalelerim", "List your articles"),
         ("toplu", "Order several articles: titles one per line, or separated by ;"),
         ("konu", "Add a topic"),
@@ -124,6 +125,13 @@ ENGLISH = Texts(
     bulk_bad_lines="These lines need 10-255 characters: {lines}. Fix the list and send it again.",
     bulk_too_many="At most {limit} titles (now {count}).",
     balance="Your balance: {balance}",
+    spending_header="Your spending",
+    spending_this_month="This month: {amount}",
+    spending_last_month="Last month: {amount}",
+    spending_size_line="{size}: {count} articles",
+    spending_average="Average per article: {amount}",
+    spending_none="You have no charged orders yet.",
+    low_balance="Note: your balance ({balance}) will not cover your next {size} article ({cost}).",
     articles_empty="You have no articles yet. Order your first with /yaz.",
     articles_header="Your articles (page {page}/{pages})",
     article_line="{number}. {title} — {status}",
@@ -143,6 +151,7 @@ ENGLISH = Texts(
     progress_unknown="In progress: {title}",
     article_ready="Your article is ready: {title}",
     article_file_caption="{title} (Markdown file)",
+    article_html_caption="{title} (HTML file, ready for a CMS)",
     article_failed="Your article could not be written: {title}. Reason: {reason}",
     article_unsendable=(
         "Your article is ready but could not be posted here: {title}. "

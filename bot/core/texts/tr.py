@@ -20,6 +20,7 @@ TURKISH = Texts(
     help_commands=(
         ("yaz", "Yeni makale sipariş edin"),
         ("bakiye", "Bakiyenizi görün"),
+        ("harcamalar", "Harcamalarınızı görün"),
         ("makalelerim", "Makalelerinizi listeleyin"),
         ("toplu", "Birden çok makale sipariş edin: başlıkları alt alta ya da ; ile ayırarak yazın"),
         ("konu", "Konu ekleyin"),
@@ -121,6 +122,13 @@ TURKISH = Texts(
     bulk_bad_lines="Şu satırlar 10-255 karakter olmalı: {lines}. Listeyi düzeltip yeniden yazın.",
     bulk_too_many="En çok {limit} başlık yazabilirsiniz (şu an {count}).",
     balance="Bakiyeniz: {balance}",
+    spending_header="Harcamalarınız",
+    spending_this_month="Bu ay: {amount}",
+    spending_last_month="Geçen ay: {amount}",
+    spending_size_line="{size}: {count} makale",
+    spending_average="Makale başına ortalama: {amount}",
+    spending_none="Henüz ücretli bir siparişiniz yok.",
+    low_balance="Uyarı: bakiyeniz ({balance}) bir sonraki {size} makale ({cost}) için yetmiyor.",
     articles_empty="Henüz makaleniz yok. /yaz ile ilk makalenizi sipariş edin.",
     articles_header="Makaleleriniz (sayfa {page}/{pages})",
     article_line="{number}. {title} — {status}",
@@ -140,6 +148,7 @@ TURKISH = Texts(
     progress_unknown="Hazırlanıyor: {title}",
     article_ready="Makaleniz hazır: {title}",
     article_file_caption="{title} (Markdown dosyası)",
+    article_html_caption="{title} (HTML dosyası, bir CMS'e olduğu gibi)",
     article_failed="Makaleniz hazırlanamadı: {title}. Sebep: {reason}",
     article_unsendable=(
         "Makaleniz hazır ama sohbete gönderilemedi: {title}. "

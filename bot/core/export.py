@@ -1,0 +1,28 @@
+"""A finished article as files a CMS takes as they are: the Markdown and its HTML."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from markdown_it import MarkdownIt
+
+from bot.core.article import article_document
+from bot.core.screens import Document
+
+__all__ = ["article_documents", "article_html"]
+
+# Raw HTML and images from the service are left out: the file carries the article's text only.
+_html = MarkdownIt("commonmark", {"html": False}).disable("image")
+
+
+def article_html(markdown: str) -> str:
+    """The article as HTML: headings, paragraphs, lists and links, no page around them."""
+    return str(_html.render(markdown))
+
+
+def article_documents(title: str, content: str) -> tuple[Document, Document]:
+    """The ``.md`` file and beside it the ``.html`` file of the same name."""
+    markdown = article_document(title, content)
+    stem = markdown.filename.removesuffix(".md")
+    html = replace(markdown, filename=f"{stem}.html", content=article_html(content).encode())
+    return markdown, html
