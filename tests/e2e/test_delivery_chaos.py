@@ -41,7 +41,11 @@ KILLS = 3
 WAVE = 4
 POLL_INTERVAL = 0.5
 # Time for a restarted or surviving process to be seen doing something, on a busy machine.
-MARGIN = 6.0
+MARGIN = 3.0
+# With 200 articles, their progress lines and the slowed send all waiting their turn under
+# the bot's limit, a survivor takes seconds more to reach the dead one's chats; this test
+# is about every article arriving exactly once, the crash test about the lease's bound.
+REPLICA_MARGIN = 15.0
 # Long enough for every article to be written upstream and delivered at Telegram's pace
 # (30 messages a second for a bot), kills aside.
 DELIVERY_TIMEOUT = 120.0
@@ -206,7 +210,7 @@ async def test_replicas_deliver_every_article_exactly_once_through_a_kill_and_a_
             for survivor in survivors:
                 # Whichever survivor delivers next waits on Telegram for three of its leases.
                 survivor.gate.slow_next(slow)
-            takeover = lease + POLL_INTERVAL + slow + MARGIN
+            takeover = lease + POLL_INTERVAL + slow + REPLICA_MARGIN
             await wait_until(partial(resumed, telegram, taken, killed), takeover, CHECK_INTERVAL)
             await wait_until(partial(all_whole, telegram, orders), DELIVERY_TIMEOUT, CHECK_INTERVAL)
             for survivor in survivors:
