@@ -148,7 +148,7 @@ TURKISH = Texts(
     progress_unknown="Hazırlanıyor: {title}",
     article_ready="Makaleniz hazır: {title}",
     article_file_caption="{title} (Markdown dosyası)",
-    article_html_caption="{title} (HTML dosyası, bir CMS'e olduğu gibi)",
+    article_html_caption="{title} (HTML dosyası, CMS'e doğrudan yüklenebilir)",
     article_failed="Makaleniz hazırlanamadı: {title}. Sebep: {reason}",
     article_unsendable=(
         "Makaleniz hazır ama sohbete gönderilemedi: {title}. "
