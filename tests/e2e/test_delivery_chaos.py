@@ -34,6 +34,10 @@ from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.telegram_rig import TOKEN
 from tests.fakes import wait_until
 
+# Real processes at Telegram's pace take a minute or more each: more than the suite's usual
+# timeout, and on one worker so that two of them never share the machine's two cores.
+pytestmark = [pytest.mark.timeout(300), pytest.mark.xdist_group("delivery_chaos")]
+
 # Private chats of the people the articles are ordered for; one article each.
 FIRST_CHAT = 5001
 # The crash test kills its process this many times, each time amid a wave of this many orders.
