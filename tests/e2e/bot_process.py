@@ -384,34 +384,36 @@ async def order_one_article_per_chat(
 @dataclass(frozen=True)
 class Delivered:
     """What Telegram accepted of one article in its chat: how many parts carried each of its
-    paragraphs, and how many times its file came."""
+    paragraphs, and how many times its Markdown file and its HTML file came."""
 
     order: Order
     copies: tuple[int, ...]
     files: int
     # The messages that carried any of its paragraphs: each is one part the bot sent.
     messages: int
+    pages: int
 
     @property
     def begun(self) -> bool:
-        """Some of the article's text arrived, its file not yet."""
-        return any(self.copies) and self.files == 0
+        """Some of the article's text arrived, its last file (the HTML one) not yet."""
+        return any(self.copies) and self.pages == 0
 
     @property
     def whole(self) -> bool:
-        """Every paragraph of the article arrived, and its file."""
-        return all(self.copies) and self.files >= 1
+        """Every paragraph of the article arrived, and both its files."""
+        return all(self.copies) and self.files >= 1 and self.pages >= 1
 
     @property
     def twice(self) -> bool:
-        """Some paragraph or the file arrived more than once."""
-        return any(copies > 1 for copies in self.copies) or self.files > 1
+        """Some paragraph or a file arrived more than once."""
+        return any(copies > 1 for copies in self.copies) or self.files > 1 or self.pages > 1
 
 
 def deliveries(telegram: FakeTelegram, orders: Iterable[Order]) -> list[Delivered]:
     """What Telegram accepted of each article in its chat, in the order of ``orders``."""
     texts: defaultdict[str, list[str]] = defaultdict(list)
     files: defaultdict[str, list[bytes]] = defaultdict(list)
+    pages: defaultdict[str, int] = defaultdict(int)
     for call in telegram.calls:
         chat, method = str(call.params.get("chat_id")), call.method.lower()
         if not call.ok:
@@ -419,7 +421,11 @@ def deliveries(telegram: FakeTelegram, orders: Iterable[Order]) -> list[Delivere
         if method == "sendmessage":
             texts[chat].append(html.unescape(_TAG.sub("", str(call.params.get("text", "")))))
         elif method == "senddocument" and "document" in call.files:
-            files[chat].append(call.files["document"].content)
+            document = call.files["document"]
+            if (document.filename or "").endswith(".html"):
+                pages[chat] += 1
+            else:
+                files[chat].append(document.content)
     found: list[Delivered] = []
     for order in orders:
         chat = str(order.chat_id)
@@ -428,7 +434,7 @@ def deliveries(telegram: FakeTelegram, orders: Iterable[Order]) -> list[Delivere
         messages = sum(any(paragraph in text for paragraph in paragraphs) for text in texts[chat])
         article = order.content.encode()
         files_in = sum(article in file for file in files[chat])
-        found.append(Delivered(order, copies, files_in, messages))
+        found.append(Delivered(order, copies, files_in, messages, pages[chat]))
     return found
 
 

@@ -52,7 +52,7 @@ MARGIN = 3.0
 REPLICA_MARGIN = 15.0
 # Long enough for every article to be written upstream and delivered at Telegram's pace
 # (30 messages a second for a bot), kills aside.
-DELIVERY_TIMEOUT = 120.0
+DELIVERY_TIMEOUT = 90.0
 # Counting what Telegram received takes a while with hundreds of messages; not every 10 ms.
 CHECK_INTERVAL = 0.1
 
@@ -75,8 +75,8 @@ def all_recorded(db: Database, telegram: FakeTelegram, orders: Sequence[Order]) 
     }
     for delivered in deliveries(telegram, orders):
         parts = recorded.get(str(delivered.order.chat_id), 0)
-        # Parts and files are counted together; the Markdown file is the one that holds it.
-        if delivered.messages + delivered.files > parts:
+        # Parts and files are counted together.
+        if delivered.messages + delivered.files + delivered.pages > parts:
             return False
     return True
 
