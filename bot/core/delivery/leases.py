@@ -46,10 +46,6 @@ class LeaseKeeper:
         """Forget a job whose work is over (its lease was released or lost)."""
         self._until.pop(job_id, None)
 
-    def holds(self, job_id: int) -> bool:
-        """Whether the job is in hand here."""
-        return job_id in self._until
-
     @property
     def held(self) -> frozenset[int]:
         """The jobs in hand."""

@@ -46,10 +46,6 @@ class Outbox:
         self._default_language = default_language
         self._threaded = threaded_platforms
 
-    def serves(self, platform: str) -> bool:
-        """Whether a messenger for ``platform`` is registered in this process (so far)."""
-        return platform in self._messengers
-
     @property
     def platforms(self) -> frozenset[str]:
         """The platforms this process has a messenger for."""
