@@ -15,6 +15,7 @@ __all__ = [
     "claim_for_submission",
     "close_draft",
     "create_draft",
+    "draft_items",
     "draft_titles",
     "get_draft",
     "open_draft",
@@ -125,6 +126,16 @@ def draft_titles(draft: Draft) -> list[str]:
     if draft.kind is DraftKind.BULK:
         return list(draft.titles or [])
     return [draft.title or ""]
+
+
+def draft_items(draft: Draft) -> list[tuple[str, int, int]]:
+    """Each title the draft orders with its tone and size: a file row's own, else the draft's."""
+    titles = draft_titles(draft)
+    own = draft.title_choices or [[None, None]] * len(titles)
+    return [
+        (title, tone or draft.tone or 0, size or draft.size or 0)
+        for title, (tone, size) in zip(titles, own, strict=True)
+    ]
 
 
 def unsettled_drafts(session: Session) -> list[Draft]:

@@ -9,6 +9,7 @@ from decimal import Decimal
 from sqlalchemy import or_, update
 from sqlmodel import Session, col, select
 
+from storage.drafts import draft_items
 from storage.inserts import insert_if_absent
 from storage.models import Draft, Job, JobStatus
 
@@ -42,7 +43,12 @@ def draft_job(
     next_poll_at: datetime,
     created_at: datetime,
 ) -> Job:
-    """The row of one upstream job placed for a draft: its chat, tone and size come along."""
+    """The row of one upstream job placed for a draft: its chat, and its title's tone and size,
+    come along."""
+    tone, size = next(
+        ((tone, size) for item, tone, size in draft_items(draft) if item == title),
+        (draft.tone or 0, draft.size or 0),
+    )
     return Job(
         request_id=request_id,
         chat_user_id=draft.chat_user_id,
@@ -51,8 +57,8 @@ def draft_job(
         chat_id=draft.chat_id,
         thread_id=draft.thread_id,
         title=title,
-        tone=draft.tone or 0,
-        size=draft.size or 0,
+        tone=tone,
+        size=size,
         cost=cost,
         next_poll_at=next_poll_at,
         created_at=created_at,

@@ -101,6 +101,14 @@ class Draft(SQLModel, table=True):
     thread_id: str | None = Field(default=None, sa_type=String(64))
     title: str | None = Field(default=None, sa_type=String(255))
     titles: list[str] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    # A list read from a file: each title's own [tone, size] (null where the buttons choose),
+    # and the [title, reason] of each line refused.
+    title_choices: list[list[int | None]] | None = Field(
+        default=None, sa_column=Column(JSON, nullable=True)
+    )
+    refused_titles: list[list[str]] | None = Field(
+        default=None, sa_column=Column(JSON, nullable=True)
+    )
     tone: int | None = None
     size: int | None = None
     cost: Decimal | None = Field(default=None, sa_column=Column(Numeric(12, 2), nullable=True))

@@ -18,7 +18,10 @@ __all__ = [
     "ButtonAction",
     "ChooseLanguage",
     "Confirm",
+    "ExportArticles",
     "OpenArticle",
+    "OrderAgain",
+    "OtherTone",
     "PickSize",
     "PickTone",
     "ShowPage",
@@ -101,13 +104,44 @@ class ShowPage(ButtonAction):
 
 
 @dataclass(frozen=True, slots=True)
-class OpenArticle(ButtonAction):
-    """Send a finished article of the owner again in full."""
+class _OnArticle(ButtonAction):
+    """An action on one article of the owner, named by its upstream id."""
 
-    code: ClassVar[str] = "op"
     patterns = (_SMALL_INT, _REQUEST_ID)
     owner: int
     request_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class OpenArticle(_OnArticle):
+    """Send a finished article of the owner again in full."""
+
+    code: ClassVar[str] = "op"
+
+
+@dataclass(frozen=True, slots=True)
+class ExportArticles(ButtonAction):
+    """Send the owner's finished articles as one zip: of a page of the list, or (0) of the
+    last 30 days."""
+
+    code: ClassVar[str] = "zp"
+    patterns = (_SMALL_INT, _SMALL_INT)
+    owner: int
+    page: int
+
+
+@dataclass(frozen=True, slots=True)
+class OrderAgain(_OnArticle):
+    """Order an earlier article of the owner again: same title, tone and size."""
+
+    code: ClassVar[str] = "ag"
+
+
+@dataclass(frozen=True, slots=True)
+class OtherTone(_OnArticle):
+    """Order an earlier article of the owner again in a tone chosen anew."""
+
+    code: ClassVar[str] = "at"
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +165,17 @@ class SwitchAccount(ButtonAction):
 
 
 Action = (
-    PickTone | PickSize | Confirm | Abort | ShowPage | OpenArticle | ChooseLanguage | SwitchAccount
+    PickTone
+    | PickSize
+    | Confirm
+    | Abort
+    | ShowPage
+    | OpenArticle
+    | ExportArticles
+    | OrderAgain
+    | OtherTone
+    | ChooseLanguage
+    | SwitchAccount
 )
 _KINDS: dict[str, type[ButtonAction]] = {
     kind.code: kind
@@ -142,6 +186,9 @@ _KINDS: dict[str, type[ButtonAction]] = {
         Abort,
         ShowPage,
         OpenArticle,
+        ExportArticles,
+        OrderAgain,
+        OtherTone,
         ChooseLanguage,
         SwitchAccount,
     )
@@ -149,7 +196,7 @@ _KINDS: dict[str, type[ButtonAction]] = {
 
 
 def fits_in_button(request_id: str) -> bool:
-    """Whether an upstream id can travel inside an ``OpenArticle`` button."""
+    """Whether an upstream id can travel inside the buttons of an earlier article."""
     return _REQUEST_ID.fullmatch(request_id) is not None
 
 

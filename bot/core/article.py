@@ -4,19 +4,31 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from slugify import slugify
 
-from bot.core.richtext import Block, BulletList, CodeBlock, Heading, Paragraph, Span
+from bot.core.richtext import (
+    Block,
+    BulletList,
+    CodeBlock,
+    Heading,
+    NumberedList,
+    Paragraph,
+    Span,
+    Table,
+)
 from bot.core.screens import Document, Screen
 
 __all__ = ["article_blocks", "article_document", "split_into_screens"]
 
 _TAG = re.compile(r"<[^>]+>")
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
-_parser = MarkdownIt("commonmark")
+_SPACE = re.compile(r"\s+")
+# GFM tables besides CommonMark: the service's articles compare things in tables.
+_parser = MarkdownIt("commonmark").enable("table")
 
 
 def _spans(inline: Token) -> tuple[Span, ...]:
@@ -46,23 +58,45 @@ def _spans(inline: Token) -> tuple[Span, ...]:
     return tuple(span for span in spans if span.text)
 
 
-def _blocks(tokens: Sequence[Token]) -> Iterator[Block]:
+def _text(inline: Token) -> str:
+    return "".join(span.text for span in _spans(inline))
+
+
+def _blocks(tokens: Sequence[Token], table_note: str) -> Iterator[Block]:
     items: list[tuple[Span, ...]] = []
+    # The outermost list's start number; None while it is a bullet list.
+    start: int | None = None
     in_list = 0
+    rows: list[tuple[str, ...]] = []
+    row: list[str] = []
     for index, token in enumerate(tokens):
         following = tokens[index + 1] if index + 1 < len(tokens) else None
         match token.type:
             case "heading_open" if following is not None:
-                yield Heading("".join(s.text for s in _spans(following)), int(token.tag[1:]))
+                yield Heading(_text(following), int(token.tag[1:]))
             case "bullet_list_open" | "ordered_list_open":
+                if in_list == 0 and token.type == "ordered_list_open":
+                    start = int(token.attrGet("start") or 1)
                 in_list += 1
             case "bullet_list_close" | "ordered_list_close":
                 in_list -= 1
                 if in_list == 0 and items:
-                    yield BulletList(tuple(items))
-                    items = []
+                    listed = tuple(items)
+                    yield BulletList(listed) if start is None else NumberedList(listed, start)
+                    items, start = [], None
             case "inline" if token.level > 0 and in_list and following is not None:
                 items.append(_spans(token))
+            case "tr_open":
+                row = []
+            case "th_open" | "td_open" if following is not None:
+                row.append(_text(following) if following.type == "inline" else "")
+            case "tr_close":
+                rows.append(tuple(row))
+            case "table_close" if rows:
+                header, *body = rows
+                note = table_note.format(columns=", ".join(cell for cell in header if cell))
+                yield Table(header, tuple(body), note)
+                rows = []
             case "paragraph_open" if not in_list and following is not None:
                 spans = _spans(following)
                 if spans:
@@ -75,46 +109,86 @@ def _blocks(tokens: Sequence[Token]) -> Iterator[Block]:
                     yield Paragraph((Span(text),))
 
 
-def article_blocks(content: str, title: str | None = None) -> tuple[Block, ...]:
-    """The article's Markdown (or plain text) as blocks, headed by its title if it lacks one."""
-    blocks = tuple(_blocks(_parser.parse(content)))
+def article_blocks(
+    content: str, title: str | None = None, *, table_note: str = ""
+) -> tuple[Block, ...]:
+    """The article's Markdown (or plain text) as blocks, headed by its title if it lacks one.
+
+    ``table_note`` (with ``{columns}``) is what a chat without tables shows in a table's place.
+    """
+    blocks = tuple(_blocks(_parser.parse(content), table_note))
     if title and not (blocks and isinstance(blocks[0], Heading) and blocks[0].level == 1):
         return (Heading(title, level=1), *blocks)
     return blocks
 
 
-def _cut(text: str) -> list[str]:
-    """Two shorter parts of a text: at a sentence, else at a word, else cut hard; [] if tiny."""
-    if len(text) < 2:
+def _cut_at(text: str) -> tuple[int, int] | None:
+    """Where to cut a text in two shorter parts: the end of the first and the start of the
+    second, at the sentence (else the space) nearest its middle, else hard; None if tiny."""
+    middle = len(text) / 2
+    for separator in (_SENTENCE_END, _SPACE):
+        cuts = [
+            (found.start(), found.end())
+            for found in separator.finditer(text)
+            if found.start() > 0 and found.end() < len(text)
+        ]
+        if cuts:
+            return min(cuts, key=lambda cut: abs(cut[0] - middle))
+    return (len(text) // 2,) * 2 if len(text) > 1 else None
+
+
+def _cut(spans: tuple[Span, ...]) -> list[tuple[Span, ...]]:
+    """Two shorter runs of styled text, each span keeping its style on both sides; [] if tiny."""
+    cut = _cut_at("".join(span.text for span in spans))
+    if cut is None:
         return []
-    for pieces in (_SENTENCE_END.split(text), text.split(" ")):
-        # Joining drops at least one separator, so each part is shorter than the text.
-        if len(pieces) > 1:
-            half = len(pieces) // 2
-            parts = [" ".join(pieces[:half]), " ".join(pieces[half:])]
-            break
-    else:
-        middle = len(text) // 2
-        parts = [text[:middle], text[middle:]]
+    end, start = cut
+    first: list[Span] = []
+    second: list[Span] = []
+    offset = 0
+    for span in spans:
+        low = offset
+        offset += len(span.text)
+        if low < end:
+            first.append(replace(span, text=span.text[: end - low]))
+        if offset > start:
+            second.append(replace(span, text=span.text[max(start - low, 0) :]))
+    parts = (tuple(s for s in first if s.text), tuple(s for s in second if s.text))
     return [part for part in parts if part]
+
+
+def _one_long_item(
+    item: tuple[Span, ...], listed: Callable[[tuple[Span, ...]], Block]
+) -> list[Block]:
+    """A list's only item cut: its first part keeps the bullet or number, the rest follows
+    as paragraphs."""
+    first, *rest = _cut(item) or [()]
+    if not first:
+        return []
+    return [listed(first), *(Paragraph(part) for part in rest)]
 
 
 def _halves(block: Block) -> list[Block]:
     """Cut a block too long for one message in shorter ones; [] when it cannot be cut."""
     match block:
         case Paragraph(spans):
-            return [Paragraph((Span(part),)) for part in _cut("".join(s.text for s in spans))]
+            return [Paragraph(part) for part in _cut(spans)]
         case Heading(text, level):
-            return [Heading(part, level) for part in _cut(text)]
+            return [Heading("".join(s.text for s in part), level) for part in _cut((Span(text),))]
         case BulletList(items) if len(items) > 1:
             half = len(items) // 2
             return [BulletList(items[:half]), BulletList(items[half:])]
         case BulletList(items):
-            # One long item: its first part keeps the bullet, the rest follows as a paragraph.
-            first, *rest = _cut("".join(s.text for item in items for s in item)) or [""]
-            if not first:
-                return []
-            return [BulletList(((Span(first),),)), *(Paragraph((Span(part),)) for part in rest)]
+            return _one_long_item(items[0], lambda first: BulletList((first,)))
+        case NumberedList(items, start) if len(items) > 1:
+            half = len(items) // 2
+            return [NumberedList(items[:half], start), NumberedList(items[half:], start + half)]
+        case NumberedList(items, start):
+            return _one_long_item(items[0], lambda first: NumberedList((first,), start))
+        case Table(header, rows, note) if len(rows) > 1:
+            # Each part is a table of its own: its header goes with it.
+            half = len(rows) // 2
+            return [Table(header, rows[:half], note), Table(header, rows[half:], note)]
         case CodeBlock(text):
             lines = text.split("\n")
             if len(lines) > 1:
@@ -129,7 +203,8 @@ def split_into_screens(blocks: Sequence[Block], fits: Callable[[Screen], bool]) 
     """Pack blocks into as few screens as fit, breaking only between blocks when possible.
 
     A block too long for one message is cut (paragraphs, headings and list items at a
-    sentence or a word, hard as a last resort); one that still cannot fit goes out alone.
+    sentence or a word, hard as a last resort, styles kept; lists and tables between items
+    and rows); one that still cannot fit goes out alone.
     """
     pending = list(blocks)
     screens: list[Screen] = []

@@ -17,7 +17,10 @@ from bot.core.actions import (
     Abort,
     ChooseLanguage,
     Confirm,
+    ExportArticles,
     OpenArticle,
+    OrderAgain,
+    OtherTone,
     PickSize,
     PickTone,
     ShowPage,
@@ -32,6 +35,7 @@ from bot.core.dialogs import (
     language,
     login,
     order,
+    reorder,
     spending,
     status,
     topic,
@@ -46,6 +50,7 @@ from bot.core.events import (
     Press,
     Text,
     Unsupported,
+    Upload,
     UserKey,
 )
 from bot.core.forms import OrderChoices
@@ -227,6 +232,8 @@ async def _dispatch(turn: Turn, event: Event) -> None:
             await login.login_submitted(turn, event)
         case OrderForm():
             await order.form_submitted(turn, event)
+        case Upload():
+            await order.file_sent(turn, event)
         case Unsupported():
             turn.say(turn.texts.unknown_input)
 
@@ -247,6 +254,10 @@ async def _pressed(turn: Turn, press: Press, data: str) -> None:
             await articles.page_shown(turn, action, press)
         case OpenArticle() as action:
             await articles.article_opened(turn, action, press)
+        case ExportArticles() as action:
+            await articles.archive_pressed(turn, action, press)
+        case OrderAgain() | OtherTone() as action:
+            await spending.warning_after(turn, reorder.again_pressed(turn, action))
         case ChooseLanguage() as action:
             await language.language_chosen(turn, action, press)
         case SwitchAccount() as action:

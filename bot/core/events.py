@@ -14,6 +14,7 @@ __all__ = [
     "Press",
     "Text",
     "Unsupported",
+    "Upload",
     "UserKey",
 ]
 
@@ -102,8 +103,18 @@ class OrderForm:
 
 
 @dataclass(frozen=True, slots=True)
+class Upload:
+    """A file the user sent; ``content`` is None where it was too large to fetch (``size``)."""
+
+    filename: str
+    content: bytes | None = field(repr=False)
+    size: int
+    message_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Unsupported:
     """A message the bot cannot read: a sticker, a photo, an edited message."""
 
 
-Event = Command | Text | Press | LoginForm | OrderForm | Unsupported
+Event = Command | Text | Press | LoginForm | OrderForm | Upload | Unsupported

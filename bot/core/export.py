@@ -12,11 +12,12 @@ from bot.core.screens import Document
 __all__ = ["article_documents", "article_html"]
 
 # Raw HTML and images from the service are left out: the file carries the article's text only.
-_html = MarkdownIt("commonmark", {"html": False}).disable("image")
+# Its tables are kept: Slack's chat shows a note pointing to them.
+_html = MarkdownIt("commonmark", {"html": False}).enable("table").disable("image")
 
 
 def article_html(markdown: str) -> str:
-    """The article as HTML: headings, paragraphs, lists and links, no page around them."""
+    """The article as HTML: headings, paragraphs, lists, tables and links, no page around them."""
     return str(_html.render(markdown))
 
 

@@ -5,7 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.core.richtext import Block, BulletList, CodeBlock, Heading, Paragraph, Span
+from bot.core.richtext import (
+    Block,
+    BulletList,
+    CodeBlock,
+    Heading,
+    NumberedList,
+    Paragraph,
+    Span,
+    Table,
+    numbered_lines,
+)
 
 __all__ = ["Markup"]
 
@@ -14,13 +24,15 @@ Mark = Callable[[str], str]
 
 @dataclass(frozen=True, slots=True)
 class Markup:
-    """How a platform escapes text and marks styles (each mark takes escaped text)."""
+    """How a platform escapes text and marks styles (each mark takes escaped text), and how
+    it shows a table (from the block itself, escaping what it shows)."""
 
     escape: Mark
     bold: Mark
     italic: Mark
     code: Mark
     code_block: Mark
+    table: Callable[[Table], str]
 
     def span(self, span: Span) -> str:
         """One styled run; code is shown as it is, without other styles."""
@@ -38,7 +50,7 @@ class Markup:
         return "".join(self.span(span) for span in spans)
 
     def block(self, block: Block) -> str:
-        """One block: headings bold, lists as bullets."""
+        """One block: headings bold, lists with bullets or numbers."""
         match block:
             case Heading(text):
                 return self.bold(self.escape(text))
@@ -46,5 +58,9 @@ class Markup:
                 return self.line(spans)
             case BulletList(items):
                 return "\n".join(f"• {self.line(item)}" for item in items)
+            case NumberedList(items, start):
+                return numbered_lines((self.line(item) for item in items), start)
+            case Table():
+                return self.table(block)
             case CodeBlock(text):
                 return self.code_block(self.escape(text))

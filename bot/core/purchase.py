@@ -93,8 +93,8 @@ async def _place_single(turn: Turn, draft: Draft) -> Placed:
 
 async def _place_bulk(turn: Turn, draft: Draft) -> Placed:
     api = turn.services.api
-    titles = draft.titles or []
-    items = [(title, draft.tone or 0, draft.size or 0) for title in titles]
+    items = drafts.draft_items(draft)
+    titles = [title for title, _, _ in items]
     failure: _Failure | None = None
     try:
         created = await turn.upstream(lambda token: api.bulk_create(token, items))

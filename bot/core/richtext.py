@@ -10,11 +10,15 @@ __all__ = [
     "BulletList",
     "CodeBlock",
     "Heading",
+    "NumberedList",
     "Paragraph",
     "Span",
+    "Table",
     "bold",
+    "numbered_lines",
     "paragraph",
     "plain_text",
+    "table_grid",
 ]
 
 
@@ -51,13 +55,33 @@ class BulletList:
 
 
 @dataclass(frozen=True, slots=True)
+class NumberedList:
+    """A list numbered from ``start``; each item is a line of styled runs."""
+
+    items: tuple[tuple[Span, ...], ...]
+    start: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A table of plain cells under a header row.
+
+    ``note`` is what a chat that cannot show a table says instead (where the table is).
+    """
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class CodeBlock:
     """Preformatted text shown as it is."""
 
     text: str
 
 
-Block = Paragraph | Heading | BulletList | CodeBlock
+Block = Paragraph | Heading | BulletList | NumberedList | Table | CodeBlock
 
 
 def bold(text: str) -> Span:
@@ -74,6 +98,24 @@ def _line(spans: Iterable[Span]) -> str:
     return "".join(span.text for span in spans)
 
 
+def numbered_lines(items: Iterable[str], start: int) -> str:
+    """Lines numbered the way a numbered list reads: ``1. ...``."""
+    return "\n".join(f"{number}. {item}" for number, item in enumerate(items, start))
+
+
+def table_grid(table: Table) -> str:
+    """The table as monospace text: columns padded to their widest cell, the header ruled off."""
+    width = len(table.header)
+    rows = [table.header, *(tuple(row[:width]) + ("",) * (width - len(row)) for row in table.rows)]
+    widths = [max(len(row[column]) for row in rows) for column in range(width)]
+
+    def line(cells: tuple[str, ...]) -> str:
+        return " | ".join(cell.ljust(w) for cell, w in zip(cells, widths, strict=True)).rstrip()
+
+    rule = "-+-".join("-" * w for w in widths)
+    return "\n".join([line(table.header), rule, *(line(row) for row in rows[1:])])
+
+
 def plain_text(blocks: Iterable[Block]) -> str:
     """The text without styles, blocks separated by blank lines."""
     chunks: list[str] = []
@@ -85,6 +127,10 @@ def plain_text(blocks: Iterable[Block]) -> str:
                 chunks.append(text)
             case BulletList(items):
                 chunks.append("\n".join(f"• {_line(item)}" for item in items))
+            case NumberedList(items, start):
+                chunks.append(numbered_lines((_line(item) for item in items), start))
+            case Table():
+                chunks.append(table_grid(block))
             case CodeBlock(text):
                 chunks.append(text)
     return "\n\n".join(chunks)

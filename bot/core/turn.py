@@ -119,6 +119,15 @@ class Turn:
             )
             self.say(self.texts.password_not_deleted)
 
+    async def progress(self, text: str) -> None:
+        """Say at once that long work is under way; where it cannot be shown early, nothing."""
+        if self.at_once is None:
+            return
+        try:
+            await self.at_once(Send(text_screen(text)))
+        except MessengerError as err:
+            log.info("could not show progress to chat user %s: %s", self.user_id, err)
+
     async def upstream(self, operation: Callable[[str], Awaitable[T]]) -> T:
         """Call the upstream as this user, with a fresh token."""
         return await self.services.accounts.call(self.user_id, operation)

@@ -78,8 +78,24 @@ _BULLETS = (
     "Ekibinizle bilgi paylaşımını sürdürün.",
     "Riskleri önceden belirleyip önlem alın.",
 )
+_STEPS = (
+    "Mevcut durumu ve kaynaklarınızı analiz edin.",
+    "Ölçülebilir hedefler belirleyin.",
+    "Küçük bir denemeyle başlayın.",
+    "Sonuçları ölçüp raporlayın.",
+    "İşe yarayan yöntemleri büyütün.",
+    "Ekibinizle öğrendiklerinizi paylaşın.",
+)
+_TABLE_HEADER = "| Yöntem | Maliyet | Süre |\n|---|---|---|"
+_TABLE_ROWS = (
+    "| İçerik pazarlaması | Orta | 3-6 ay |",
+    "| SEO çalışması | Düşük | 6-12 ay |",
+    "| Ücretli reklam | Yüksek | Hemen |",
+    "| Sosyal medya | Düşük | 1-3 ay |",
+    "| E-posta bülteni | Düşük | 1-2 ay |",
+)
 _CONCLUSION = (
-    "Sonuç olarak {konu} konusunda planlı, ölçülü ve sabırlı ilerlemek kalıcı başarının"
+    "Sonuç olarak **{konu}** konusunda *planlı, ölçülü ve sabırlı* ilerlemek kalıcı başarının"
     " anahtarıdır. Daha fazlası için [kaynaklar](https://example.com/kaynaklar) sayfasına"
     " bakın."
 )
@@ -95,8 +111,11 @@ def write_article(title: str, words: int, rng: random.Random) -> str:
     def paragraph(sentences: int) -> str:
         return " ".join(rng.sample(_SENTENCES, sentences)).replace("{konu}", konu)
 
-    blocks = [f"# {konu}", paragraph(4)]
-    count = sum(len(block.split()) for block in blocks)
+    steps = "\n".join(f"{n}. {step}" for n, step in enumerate(rng.sample(_STEPS, 4), 1))
+    table = "\n".join([_TABLE_HEADER, *rng.sample(_TABLE_ROWS, 3)])
+    # Every article has a numbered list and a table, so that a chat shows how it renders them.
+    blocks = [f"# {konu}", paragraph(4), "Başlamak için şu adımları izleyin:", steps]
+    count = sum(len(block.split()) for block in blocks) + len(table.split())
     per_section = 3 if words > 1500 else 2
     headings = itertools.cycle(rng.sample(_HEADINGS, len(_HEADINGS)))
     bullets_after = rng.randint(0, per_section - 1)
@@ -111,5 +130,6 @@ def write_article(title: str, words: int, rng: random.Random) -> str:
         blocks += new
         count += sum(len(block.split()) for block in new)
         written += 1
+    blocks += ["Yaygın yöntemlerin kısa bir karşılaştırması:", table]
     blocks += ["## Sonuç", f"{paragraph(2)} {_CONCLUSION.replace('{konu}', konu)}"]
     return "\n\n".join(blocks) + "\n"

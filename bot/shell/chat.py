@@ -9,6 +9,7 @@ from bot.core.events import ChatAddress, Command, Event, Origin, Press, Text, Us
 from bot.core.screens import Document, Screen
 from bot.core.texts import Texts, texts_for
 from bot.shell.choices import Choices
+from bot.shell.files import names_a_file, upload_of
 from bot.shell.lines import LineSource, Stop
 from bot.shell.messenger import ShellMessenger
 
@@ -38,6 +39,16 @@ def parse_line(
     if button is not None:
         return Press(button.data, choices.message_id)
     return Text(line, last_message_id)
+
+
+def _named_file(event: Event | None, *, awaits_list: bool) -> str | None:
+    """The path of a list of titles the line names: after ``/toplu``, or where a list is awaited."""
+    match event:
+        case Command(name="toplu", args=args) if names_a_file(args):
+            return args
+        case Text(text=text) if awaits_list and names_a_file(text):
+            return text
+    return None
 
 
 class ShellChat:
@@ -100,7 +111,7 @@ class ShellChat:
         line = await self._lines.read(secret=self._secret)
         if isinstance(line, Stop) or not self._multiline or not line.strip():
             return line
-        if line.startswith("/"):
+        if line.startswith("/") or names_a_file(line):
             return line
         lines = [line]
         while True:
@@ -118,7 +129,19 @@ class ShellChat:
             first, last = self._choices.numbers
             texts = await self._texts()
             self._messenger.notice(texts.choose_by_number.format(first=first, last=last))
-        elif event is not None:
+            return
+        if isinstance(event, Text) and not self._secret:
+            # A delivered article's buttons, pushed since the dialog's last screen.
+            event = parse_line(line, self._messenger.offered, self._last_message_id)
+        named = _named_file(event, awaits_list=self._multiline)
+        if named is not None:
+            upload = upload_of(named)
+            if upload is None:
+                texts = await self._texts()
+                self._messenger.notice(texts.shell_file_missing.format(path=named.strip()))
+                return
+            event = upload
+        if event is not None:
             await self.handle(event)
 
     async def _texts(self) -> Texts:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from bot.core import turkish
@@ -17,18 +18,14 @@ def numbered(screen: Screen) -> tuple[tuple[tuple[int, Button], ...], ...]:
     """The screen's buttons by row, each with the number typed to choose it.
 
     A button of a listed item takes the item's number, so that "6." in the list is chosen
-    with 6; the others count on from the highest number given so far.
+    with 6; the others count on from the highest such number on the screen, so none of them
+    takes a number a later listed item has.
     """
-    rows = []
-    following = 1
-    for row in screen.buttons:
-        keyed = []
-        for button in row:
-            number = button.key or following
-            keyed.append((number, button))
-            following = max(following, number + 1)
-        rows.append(tuple(keyed))
-    return tuple(rows)
+    keys = [button.key for row in screen.buttons for button in row if button.key]
+    following = itertools.count(max(keys, default=0) + 1)
+    return tuple(
+        tuple((button.key or next(following), button) for button in row) for row in screen.buttons
+    )
 
 
 def _bare(name: str) -> str:

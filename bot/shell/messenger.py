@@ -12,6 +12,7 @@ from rich.text import Text
 
 from bot.core.events import ChatAddress
 from bot.core.screens import Document, Screen
+from bot.shell.choices import Choices
 from bot.shell.render import render_screen
 
 __all__ = ["ShellMessenger"]
@@ -25,7 +26,9 @@ class ShellMessenger:
         self._documents = documents
         self._ids = itertools.count(1)
         self._shown: dict[str, Screen] = {}
-        self._held: list[Screen] | None = None
+        self._held: list[tuple[Screen, str]] | None = None
+        # The buttons of a message pushed since the dialog's last screen (a delivered article's).
+        self.offered = Choices()
 
     @contextlib.contextmanager
     def holding(self) -> Iterator[None]:
@@ -35,13 +38,14 @@ class ShellMessenger:
             yield
         finally:
             held, self._held = self._held or [], None
-            for screen in held:
-                self._render(screen)
+            for screen, message_id in held:
+                self._push(screen, message_id)
 
     def show(self, screen: Screen) -> str:
-        """Print a screen now, held or not, and return its message id."""
+        """Print a screen of the dialog now, held or not, and return its message id."""
         message_id = str(next(self._ids))
         self._shown[message_id] = screen
+        self.offered = Choices()
         self._render(screen)
         return message_id
 
@@ -49,24 +53,29 @@ class ShellMessenger:
         self._console.print(Text.assemble(("bot › ", "bold green"), render_screen(screen)))
         self._console.print()
 
-    def _print(self, screen: Screen) -> None:
+    def _push(self, screen: Screen, message_id: str) -> None:
+        self._render(screen)
+        if screen.buttons:
+            self.offered = Choices.of(screen, message_id)
+
+    def _print(self, screen: Screen, message_id: str) -> None:
         if self._held is None:
-            self._render(screen)
+            self._push(screen, message_id)
         else:
-            self._held.append(screen)
+            self._held.append((screen, message_id))
 
     async def send(self, chat: ChatAddress, screen: Screen) -> str | None:
         """Print a new message (after the dialog's answer, if one is being shown)."""
         message_id = str(next(self._ids))
         self._shown[message_id] = screen
-        self._print(screen)
+        self._print(screen, message_id)
         return message_id
 
     async def edit(self, chat: ChatAddress, message_id: str, screen: Screen) -> None:
         """Print the new version of a message, unless it did not change."""
         if self._shown.get(message_id) != screen:
             self._shown[message_id] = screen
-            self._print(screen)
+            self._print(screen, message_id)
 
     async def delete(self, chat: ChatAddress, message_id: str) -> None:
         """Nothing to delete: the password prompt never echoed."""

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from bot.core.richtext import Block, BulletList, CodeBlock, Heading, Paragraph, Span
+from bot.core.richtext import (
+    Block,
+    BulletList,
+    CodeBlock,
+    Heading,
+    NumberedList,
+    Paragraph,
+    Span,
+    Table,
+    table_grid,
+)
 from bot.core.screens import Screen
 from bot.shell.choices import numbered
 
@@ -28,6 +38,12 @@ def _block(block: Block) -> Text:
             return _styled(spans)
         case BulletList(items):
             return Text("\n").join(Text("  • ") + _styled(item) for item in items)
+        case NumberedList(items, start):
+            return Text("\n").join(
+                Text(f"  {number}. ") + _styled(item) for number, item in enumerate(items, start)
+            )
+        case Table():
+            return Text(table_grid(block))
         case CodeBlock(text):
             return Text.assemble((text, "cyan"))
 

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from bot.core.markup import Markup
+from bot.core.richtext import Table, table_grid
 from bot.core.screens import Screen
 
 __all__ = [
@@ -50,12 +51,25 @@ def _wrapped(text: str, mark: str) -> str:
     return f"{text[:start]}{mark}{core}{mark}{text[start + len(core) :]}"
 
 
+def _code_block(text: str) -> str:
+    return f"```\n{text}\n```"
+
+
+def _table(table: Table) -> str:
+    """A note saying where the table is: mrkdwn has no tables, and a wide grid wraps into
+    nonsense in Slack's proportional layout on a phone."""
+    return (
+        _wrapped(escape(table.note), "_") if table.note else _code_block(escape(table_grid(table)))
+    )
+
+
 _MRKDWN = Markup(
     escape=escape,
     bold=lambda text: _wrapped(text, "*"),
     italic=lambda text: _wrapped(text, "_"),
     code=lambda text: _wrapped(text, "`"),
-    code_block=lambda text: f"```\n{text}\n```",
+    code_block=_code_block,
+    table=_table,
 )
 
 

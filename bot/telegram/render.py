@@ -8,6 +8,7 @@ import re
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core.markup import Markup
+from bot.core.richtext import table_grid
 from bot.core.screens import Screen
 
 __all__ = ["MESSAGE_LIMIT", "keyboard", "to_html", "visible_length"]
@@ -17,12 +18,18 @@ MESSAGE_LIMIT = 4096
 _TAG = re.compile(r"<[^>]+>")
 
 
+def _escape(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
 _HTML = Markup(
-    escape=lambda text: html.escape(text, quote=False),
+    escape=_escape,
     bold=lambda text: f"<b>{text}</b>",
     italic=lambda text: f"<i>{text}</i>",
     code=lambda text: f"<code>{text}</code>",
     code_block=lambda text: f"<pre>{text}</pre>",
+    # Monospace keeps the columns aligned on a phone too.
+    table=lambda table: f"<pre>{_escape(table_grid(table))}</pre>",
 )
 
 

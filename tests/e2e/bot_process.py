@@ -439,7 +439,9 @@ def deliveries(telegram: FakeTelegram, orders: Iterable[Order]) -> list[Delivere
 
 
 def _paragraphs(content: str) -> list[str]:
-    """The article's plain paragraphs, neither headings nor lists, as a chat shows them."""
+    """The article's plain paragraphs, neither headings, lists nor tables, as a chat shows them."""
     blocks = (block.strip() for block in content.split("\n\n"))
-    plain = (block for block in blocks if block and not block.startswith(("#", "-", "*", "1.")))
+    plain = (
+        block for block in blocks if block and not block.startswith(("#", "-", "*", "1.", "|"))
+    )
     return [" ".join(shown_lines(block)) for block in plain]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pexpect
@@ -46,6 +47,21 @@ def spawn(tmp_path: Path, *extra: str) -> pexpect.spawn:
     )
 
 
+def says(child: pexpect.spawn, line: str, *shown: str) -> None:
+    """Type a line, then wait for each pattern of the answer in turn."""
+    child.sendline(line)
+    for pattern in shown:
+        child.expect(pattern)
+
+
+def orders_a_short_article(child: pexpect.spawn) -> None:
+    """Order TITLE in the first tone and size, by number, and confirm."""
+    says(child, f"/yaz {TITLE}", styled("[1] ", "Profesyonel"))
+    says(child, "1", "Kısa")
+    says(child, "1", "Onayla")
+    says(child, "Onayla", "Siparişiniz alındı")
+
+
 def run_piped(tmp_path: Path, script: str, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "bot", "shell", "--sandbox", "--speed", SPEED, *extra],
@@ -83,6 +99,8 @@ def test_piped_session_logs_in_orders_and_receives_the_article(tmp_path: Path) -
     assert "Makaleniz hazır" in out
     assert f"bot › {TITLE}\n" in out, "the article itself is printed, headed by its title"
     assert "kaynaklar (https://example.com/kaynaklar)" in out, "a link keeps its URL"
+    assert re.search(r"^  1\. \S", out, re.MULTILINE), "a numbered list keeps its numbers"
+    assert re.search(r"^Yöntem +\| Maliyet +\| Süre\n-+\+-", out, re.MULTILINE), "a table"
     assert "Bu ay: 15,00 TL" in out
     assert "Kısa: 1 makale" in out
     assert "Bakiyeniz: 485,00 TL" in out
@@ -135,20 +153,48 @@ def test_interactive_prompt_hides_the_password(tmp_path: Path) -> None:
         child.sendline("Demo12345")
         child.expect("Bakiyeniz: 500,00 TL")
         assert "Demo12345" not in (child.before or "")
-        child.sendline(f"/yaz {TITLE}")
-        child.expect(styled("[1] ", "Profesyonel"))
-        child.sendline("1")
-        child.expect("Kısa")
-        child.sendline("1")
-        child.expect("Onayla")
-        child.sendline("Onayla")
-        child.expect("Siparişiniz alındı")
+        orders_a_short_article(child)
         child.expect("Makaleniz hazır", timeout=60)
         child.sendeof()
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_an_article_is_ordered_again_in_either_way_and_the_list_comes_as_a_zip(
+    tmp_path: Path,
+) -> None:
+    child = spawn(tmp_path)
+    try:
+        child.expect(PROMPT)
+        says(child, "/giris demo@example.com Demo12345", "Bakiyeniz: 500,00 TL")
+        says(child, f"/yaz {TITLE}", styled("[1] ", "Profesyonel"))
+        says(child, "2", "Kısa")
+        says(child, "kisa", "Onayla")
+        child.sendline("Onayla")
+        child.expect(styled("[1] ", "Tekrar sipariş"), timeout=60)
+        child.expect("Makaleniz hazır")
+        # The delivered article's buttons are the choices now.
+        says(child, "tekrar siparis", styled("Ton: ", "Samimi"), styled("Bakiyeniz: ", "485,00 TL"))
+        says(child, "Onayla", "Siparişiniz alındı")
+        says(child, "/makalelerim", styled("Başka ton · 2"))
+        says(child, "başka ton", styled("[1] ", "Profesyonel"))
+        says(child, "Eğitici", styled("Boyut: ", "Kısa"), styled("Bakiyeniz: ", "470,00 TL"))
+        says(child, "/iptal", "İptal edildi")
+        says(child, "/makalelerim", styled("Son 30 gün (.zip)"))
+        says(child, "son 30 gün (.zip)", r"\d makale, her biri \.md ve \.html olarak")
+        child.sendeof()
+        child.expect(pexpect.EOF, timeout=60)
+    finally:
+        child.close(force=True)
+    (saved,) = (tmp_path / "data" / "articles").glob("*.zip")
+    assert saved.name.startswith("makaleler-son-30-gun-")
+    names = zipfile.ZipFile(saved).namelist()
+    slug = "yapay-zeka-ile-icerik-uretimi"
+    assert names[:2] == [f"{slug}.md", f"{slug}.html"]
+    assert names[2:] in ([], [f"{slug}-2.md", f"{slug}-2.html"]), "the same title, kept apart"
 
 
 def test_a_wrong_answer_keeps_the_choices_and_says_what_is_expected(tmp_path: Path) -> None:
@@ -187,6 +233,38 @@ def test_bulk_titles_one_per_line_and_one_title_twice_saved_apart(tmp_path: Path
     assert "Görüşmek üzere!" in out
 
 
+def test_titles_from_a_file_named_by_its_path_are_summed_up_and_charged_as_shown(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "basliklar.csv").write_text(
+        f"baslik;ton;boyut\n{TITLE};Samimi;Orta\nBulut bilişimin kısa tarihi;;\nKısa;;\n"
+    )
+    (tmp_path / "buyuk.txt").write_bytes(b"x" * (1024 * 1024 + 1))
+    script = "\n".join(
+        [
+            "/giris demo@example.com Demo12345",
+            "/toplu yok.csv",
+            "/toplu buyuk.txt",
+            "/toplu",
+            "basliklar.csv",
+            "Profesyonel",
+            "kisa",
+            "Onayla",
+            "/bakiye",
+        ]
+    )
+    done = run_piped(tmp_path, script + "\n", "--wait", "0.5")
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    assert "Dosya bulunamadı: yok.csv" in out
+    assert "Dosya 1 MB'tan büyük; hiçbir şey sipariş edilmedi." in out
+    assert "Kısa — çok kısa (en az 10 karakter)" in out
+    assert f"{TITLE} (Samimi, Orta)" in out
+    assert "Ücret: 40,00 TL" in out
+    assert "2 makale sipariş edildi" in out
+    assert "Bakiyeniz: 460,00 TL" in out, "charged what the summary said, once"
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_ctrl_c_cancels_a_dialog_and_leaving_waits_for_a_pending_article(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--speed", "1")
@@ -199,17 +277,12 @@ def test_ctrl_c_cancels_a_dialog_and_leaving_waits_for_a_pending_article(tmp_pat
         child.expect(PROMPT)
         child.sendcontrol("c")
         child.expect("İptal edildi")
-        child.sendline(f"/yaz {TITLE}")
-        child.expect(styled("[1] ", "Profesyonel"))
-        child.sendline("1")
-        child.expect("Kısa")
-        child.sendline("1")
-        child.expect("Onayla")
-        child.sendline("Onayla")
-        child.expect("Siparişiniz alındı")
+        orders_a_short_article(child)
         child.expect(PROMPT)
         child.sendeof()
         child.expect("1 makale bekleniyor; çıkmak için tekrar Ctrl-C")
+        # The second Ctrl-C is for the prompt that waits, not for the moment before it is up.
+        child.expect(PROMPT)
         child.sendcontrol("c")
         child.expect("Görüşmek üzere!")
         child.expect(pexpect.EOF)

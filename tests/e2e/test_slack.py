@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+import zipfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +32,7 @@ from tests.e2e.fake_slack import FakeSlack
 from tests.e2e.order_labels import MEDIUM, SHORT, TITLE, VERY_LONG
 from tests.e2e.slack_rig import (
     ALICE,
+    BOB,
     CHANNEL,
     OUTSIDE,
     SECRET,
@@ -176,7 +180,12 @@ async def test_the_order_form_posts_the_order_in_the_channel_and_the_article_in_
         assert_valid_message(part)
         assert "<!here>" not in text_of(part)
     assert any("https://example.com/kaynaklar" in text_of(part) for part in parts)
+    shown = "\n".join(text_of(part) for part in parts)
+    assert re.search(r"^1\. \S", shown, re.MULTILINE), "a numbered list keeps its numbers"
+    assert "_📊 Tablo (Yöntem, Maliyet, Süre): tamamı ekteki .md ve .html dosyalarında._" in shown
+    assert "_planlı, ölçülü ve sabırlı_" in shown
     file, html = rig.slack.files
+    assert b"<table>" in (html.content or b"")
     assert file.filename.endswith(".md")
     assert html.filename == file.filename.replace(".md", ".html")
     assert len(file.content or b"") > 500
@@ -217,7 +226,7 @@ async def test_a_long_article_is_split_under_slacks_block_limits(tmp_path: Path)
         for part in parts:
             assert_valid_message(part)
         text = unescape("\n".join(part["text"] for part in parts))
-        for words in shown_lines(content):
+        for words in shown_lines(content, tables=False):
             assert words in text, f"missing from the messages: {words[:60]}"
 
 
@@ -431,3 +440,99 @@ async def test_a_balance_short_of_the_next_article_is_warned_after_the_order_and
 
     await rig.presses(summary, "Onayla", warning)
     await rig.says("/yaz", TITLE, warning)
+
+
+async def test_an_article_is_ordered_again_in_either_way_and_the_list_comes_as_a_zip(
+    rig: SlackRig,
+) -> None:
+    await rig.log_in()
+    tones = await rig.says("/yaz", TITLE, "Yazım tonunu seçin")
+    sizes = await rig.presses(tones, "Samimi", "Makale boyutunu seçin")
+    summary = await rig.presses(sizes, SHORT, "Bakiyeniz")
+    await rig.presses(summary, "Onayla", "Siparişiniz alındı")
+    post = await channel_post(rig, CHANNEL)
+    rig.sandbox.state.clock.advance(600)
+    *_, last = await delivered(rig, CHANNEL, post)
+    action_id, value = buttons_of(last)["Tekrar sipariş"]
+
+    since = len(rig.slack.ephemerals(BOB))
+    pressed = rig.slack.block_action(
+        action_id, value, user_id=BOB, channel_id=CHANNEL, message_ts=last["ts"]
+    )
+    assert (await rig.post(pressed)).status_code == 200
+    await rig.until(BOB, "Bu düğme size ait değil", since=since)
+
+    since = len(rig.slack.ephemerals(ALICE))
+    pressed = rig.slack.block_action(
+        action_id, value, user_id=ALICE, channel_id=CHANNEL, message_ts=last["ts"]
+    )
+    assert (await rig.post(pressed)).status_code == 200
+    again = await rig.until(ALICE, "Bakiyeniz: 485,00 TL", since=since)
+    assert "Samimi" in text_of(again)
+    await rig.presses(again, "Onayla", "Siparişiniz alındı")
+    assert rig.sandbox.state.create_count == 2
+
+    listing = await rig.says("/makalelerim", "", "— Hazır")
+    tones = await rig.presses(listing, "Başka ton · 2", "Yazım tonunu seçin")
+    other = await rig.presses(tones, "Eğitici", "Bakiyeniz: 470,00 TL")
+    assert "Kısa" in text_of(other), "the size of the earlier order is kept"
+
+    action_id, value = buttons_of(listing)["📦 Bu sayfa (.zip)"]
+    pressed = rig.slack.block_action(
+        action_id, value, user_id=ALICE, channel_id=CHANNEL, message_ts=listing["ts"]
+    )
+    assert (await rig.post(pressed)).status_code == 200
+    await rig.slack.wait_for(lambda: any(f.filename.endswith(".zip") for f in rig.slack.files))
+    (sent,) = [f for f in rig.slack.files if f.filename.endswith(".zip")]
+    assert (sent.filename, sent.channel_id) == (
+        "makaleler-sayfa-1.zip",
+        rig.slack.dm_channel(ALICE),
+    )
+    archive = zipfile.ZipFile(io.BytesIO(sent.content or b""))
+    assert [name.rsplit(".", 1)[1] for name in archive.namelist()] == ["md", "html"]
+
+
+async def test_titles_shared_as_a_file_in_the_dm_are_summed_up_and_charged_once(
+    rig: SlackRig,
+) -> None:
+    await rig.log_in()
+    titles = f"{TITLE}\nBulut bilişimin kısa tarihi\n{TITLE}\n"
+    file = rig.slack.user_shares_file(ALICE, "basliklar.txt", titles.encode())
+    shared = dm_message(rig, "") | {"subtype": "file_share", "files": [file]}
+    assert (await rig.post(rig.slack.event(shared))).status_code == 200
+    dm = rig.slack.dm_channel(ALICE)
+
+    def in_dm(text: str) -> dict[str, Any] | None:
+        return next((m for m in rig.slack.messages(dm) if text in text_of(m)), None)
+
+    await rig.slack.wait_for(lambda: in_dm("Yazım tonunu seçin") is not None)
+    tones = in_dm("Yazım tonunu seçin")
+    assert tones is not None
+    assert f"{TITLE} — listede zaten var" in text_of(tones)
+    assert rig.sandbox.state.create_count == 0
+
+    async def press(message: dict[str, Any], label: str, expect: str) -> dict[str, Any]:
+        action_id, value = buttons_of(message)[label]
+        pressed = rig.slack.block_action(
+            action_id, value, user_id=ALICE, channel_id=dm, message_ts=message["ts"]
+        )
+        assert (await rig.post(pressed)).status_code == 200
+        await rig.slack.wait_for(lambda: in_dm(expect) is not None)
+        found = in_dm(expect)
+        assert found is not None
+        return found
+
+    sizes = await press(tones, "Samimi", "Makale boyutunu seçin")
+    summary = await press(sizes, "Kısa · 300-500 kelime · 30,00 TL", "Bakiyeniz")
+    assert "Ücret: 30,00 TL" in text_of(summary)
+    await press(summary, "Onayla", "2 makale sipariş edildi")
+    assert rig.sandbox.state.balance_of("demo@example.com") == 470
+
+    file = rig.slack.user_shares_file(ALICE, "dev.txt", b"x" * (1024 * 1024 + 1))
+    shared = dm_message(rig, "", ts="1700000000.000200") | {
+        "subtype": "file_share",
+        "files": [file],
+    }
+    assert (await rig.post(rig.slack.event(shared))).status_code == 200
+    await rig.slack.wait_for(lambda: in_dm("Dosya 1 MB'tan büyük") is not None)
+    assert rig.sandbox.state.create_count == 2

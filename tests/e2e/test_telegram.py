@@ -10,6 +10,7 @@ import re
 import signal
 import subprocess
 import sys
+import zipfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from bot.sandbox import LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
 from storage import generate_key
 from tests.e2e.article_lines import shown_lines
 from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.fake_telegram.records import StoredMessage
 from tests.e2e.order_labels import MEDIUM, SHORT, TITLE, VERY_LONG
 from tests.e2e.telegram_rig import ALICE, BOB, TOKEN, Rig, telegram_rig
 
@@ -79,7 +81,15 @@ async def test_a_new_user_logs_in_orders_watches_and_receives_the_article(rig: R
         "yapay-zeka-ile-icerik-uretimi.md",
         "yapay-zeka-ile-icerik-uretimi.html",
     ]
-    assert "<h1>" in documents[1].document.content.decode(), "the HTML file a CMS takes as is"
+    page = documents[1].document.content.decode()
+    assert "<h1>" in page, "the HTML file a CMS takes as is"
+    assert "<ol>" in page
+    assert "<table>" in page
+    shown = "\n".join(m.html or "" for m in rig.bot_messages(ALICE))
+    assert re.search(r"^1\. \S", shown, re.MULTILINE), "a numbered list keeps its numbers"
+    assert re.search(r"<pre>Yöntem +\| Maliyet +\| Süre\n-+\+-", shown), "a table, aligned"
+    assert "<i>planlı, ölçülü ve sabırlı</i>" in shown
+    assert f"<b>{TITLE}</b> konusunda" in shown
 
     listing = await rig.says(ALICE, "/makalelerim", "Makaleleriniz")
     assert f"{TITLE} — Hazır" in (listing.text or "")
@@ -394,3 +404,62 @@ async def test_the_password_is_deleted_before_the_login_answers(rig: Rig) -> Non
     )
     assert rig.shown(ALICE, "Giriş yapıldı") is None, "deleted while the login was under way"
     await rig.until(ALICE, "Giriş yapıldı")
+
+
+async def test_an_article_is_ordered_again_in_either_way_and_the_list_comes_as_a_zip(
+    rig: Rig,
+) -> None:
+    await rig.log_in()
+    summary = await order(rig, SHORT)
+    await rig.presses(ALICE, summary, "Onayla", "Siparişiniz alındı")
+    rig.sandbox.state.clock.advance(600)
+    await rig.until(ALICE, "Makaleniz hazır", timeout=15)
+    last_part = next(
+        m for m in rig.bot_messages(ALICE) if m.buttons and "sipariş" in str(m.buttons)
+    )
+
+    again = await rig.presses(ALICE, last_part, "Tekrar sipariş", "Bakiyeniz: 485,00 TL")
+    assert "Profesyonel" in (again.text or "")
+    assert "Kısa" in (again.text or "")
+    await rig.presses(ALICE, again, "Onayla", "Siparişiniz alındı")
+    assert rig.sandbox.state.create_count == 2
+
+    listing = await rig.says(ALICE, "/makalelerim", "Makaleleriniz")
+    tones = await rig.presses(ALICE, listing, "Başka ton · 2", "Yazım tonunu seçin")
+    other = await rig.presses(ALICE, tones, "Samimi", "Bakiyeniz: 470,00 TL")
+    assert "Samimi" in (other.text or "")
+    assert "Kısa" in (other.text or ""), "the size of the earlier order is kept"
+    assert rig.sandbox.state.create_count == 2, "nothing is charged before Onayla"
+
+    data = listing.callback_data("📦 Son 30 gün (.zip)")
+    rig.telegram.user_presses(ALICE, listing.message_id, data)
+    await rig.telegram.wait_for(lambda: any(zipped(m) for m in rig.bot_messages(ALICE)))
+    (sent,) = [m.document for m in rig.bot_messages(ALICE) if zipped(m)]
+    archive = zipfile.ZipFile(io.BytesIO(sent.content))
+    slug = "yapay-zeka-ile-icerik-uretimi"
+    names = archive.namelist()
+    assert names[:2] == [f"{slug}.md", f"{slug}.html"]
+    assert names[2:] in ([], [f"{slug}-2.md", f"{slug}-2.html"]), "the same title, kept apart"
+
+
+def zipped(message: StoredMessage) -> bool:
+    return bool(message.document and message.document.file_name.endswith(".zip"))
+
+
+async def test_titles_sent_in_a_file_are_summed_up_and_charged_once_as_shown(rig: Rig) -> None:
+    await rig.log_in()
+    titles = f"baslik,boyut\n{TITLE},Orta\nBulut bilişimin kısa tarihi,\nKısa,\n"
+    sent = rig.telegram.user_sends_document(ALICE, "basliklar.csv", titles.encode(), "text/csv")
+    tones = await rig.until(ALICE, "Yazım tonunu seçin", since=sent["message_id"])
+    assert "Kısa — çok kısa (en az 10 karakter)" in (tones.text or "")
+    sizes = await rig.presses(ALICE, tones, "Samimi", "Makale boyutunu seçin")
+    summary = await rig.presses(ALICE, sizes, "Kısa · 300-500 kelime · 15,00 TL", "Bakiyeniz")
+    assert f"{TITLE} (Orta)" in (summary.text or "")
+    assert "Ücret: 40,00 TL" in (summary.text or "")
+    await rig.presses(ALICE, summary, "Onayla", "2 makale sipariş edildi")
+    assert rig.sandbox.state.balance_of("demo@example.com") == 460
+
+    large = rig.telegram.user_sends_document(ALICE, "buyuk.txt", b"x" * (1024 * 1024 + 1))
+    await rig.until(ALICE, "Dosya 1 MB'tan büyük", since=large["message_id"])
+    assert rig.count("getFile") == 1, "a file over the limit is not fetched"
+    assert rig.sandbox.state.create_count == 2

@@ -54,10 +54,12 @@ async def submit(rig: DeliveryRig, *titles: str) -> Draft:
 async def order_timing_out(rig: DeliveryRig, titles: Sequence[str]) -> None:
     """Order upstream with a client that gives up before the slow sandbox answers."""
     faults = rig.sandbox.state.faults
-    faults.latency = 0.3
+    # It holds back the answer, not the work: the order is taken, then the client gives up.
+    faults.latency = 0.8
     try:
-        # Connected surely, then no answer in time: sent, and maybe charged.
-        async with httpx.AsyncClient(timeout=httpx.Timeout(5.0, read=0.1)) as http:
+        # Connected surely, then no answer in time: sent, and maybe charged. The patience leaves
+        # a loaded machine time to read the request before the client hangs up.
+        async with httpx.AsyncClient(timeout=httpx.Timeout(5.0, read=0.4)) as http:
             impatient = ArticleApi(http, base_url=rig.sandbox.url)
             items = [(title, 1, 1) for title in titles]
             with pytest.raises(OutcomeUnknown):

@@ -6,7 +6,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.core.article import article_blocks, article_document, split_into_screens
-from bot.core.richtext import Block, BulletList, Heading, Paragraph, Span, plain_text
+from bot.core.richtext import (
+    Block,
+    BulletList,
+    Heading,
+    NumberedList,
+    Paragraph,
+    Span,
+    Table,
+    plain_text,
+    table_grid,
+)
 from bot.core.screens import Screen
 
 MARKDOWN = """# Yapay Zekâ ve Eğitim
@@ -113,3 +123,74 @@ def test_a_link_keeps_its_url_in_the_chat_text() -> None:
     blocks = article_blocks("Ayrıntı için [kaynaklar](https://example.com/kaynaklar) sayfası.")
 
     assert "kaynaklar (https://example.com/kaynaklar) sayfası." in plain_text(blocks)
+
+
+RICH = """# Başlık
+
+1. Birinci **adım**
+2. İkinci adım
+3. Üçüncü adım
+
+| Yöntem | Maliyet |
+|---|---|
+| SEO | Düşük |
+| Reklam | Yüksek |
+"""
+
+
+def test_a_numbered_list_keeps_its_numbers_and_a_table_its_cells() -> None:
+    _, steps, table = article_blocks(RICH, table_note="Tablo: {columns}")
+
+    assert steps == NumberedList(
+        (
+            (Span("Birinci "), Span("adım", bold=True)),
+            (Span("İkinci adım"),),
+            (Span("Üçüncü adım"),),
+        )
+    )
+    assert table == Table(
+        ("Yöntem", "Maliyet"), (("SEO", "Düşük"), ("Reklam", "Yüksek")), "Tablo: Yöntem, Maliyet"
+    )
+    assert "1. Birinci adım\n2. İkinci adım" in plain_text((steps,))
+    assert table_grid(table) == (
+        "Yöntem | Maliyet\n-------+--------\nSEO    | Düşük\nReklam | Yüksek"
+    )
+
+
+def test_a_numbered_list_split_in_two_counts_on() -> None:
+    steps = NumberedList(tuple((Span(f"adım {n} " * 20),) for n in range(1, 7)), start=3)
+
+    screens = split_into_screens((steps,), under(400))
+
+    numbers = [b.start for s in screens for b in s.blocks if isinstance(b, NumberedList)]
+    assert numbers[0] == 3
+    assert len(numbers) > 1
+    lines = "\n".join(plain_text(s.blocks) for s in screens)
+    assert [line.split(".")[0] for line in lines.splitlines()] == [str(n) for n in range(3, 9)]
+
+
+def test_bold_and_italic_stay_on_both_sides_of_a_cut_paragraph() -> None:
+    styled = Paragraph(
+        (Span("Düz başlangıç. "), Span("kalın " * 60, bold=True), Span("eğik " * 60, italic=True))
+    )
+
+    screens = split_into_screens((styled,), under(500))
+
+    spans = [
+        span for s in screens for b in s.blocks if isinstance(b, Paragraph) for span in b.spans
+    ]
+    assert len(screens) > 1
+    assert all(span.bold for span in spans if "kalın" in span.text)
+    assert all(span.italic for span in spans if "eğik" in span.text)
+    assert plain_text((styled,)).split() == " ".join(s.text for s in screens).split()
+
+
+def test_a_long_table_is_split_by_rows_each_part_with_its_header() -> None:
+    table = Table(("Ad", "Değer"), tuple((f"satır {n}", str(n)) for n in range(40)))
+
+    screens = split_into_screens((table,), lambda s: len(table_grid(s.blocks[0])) <= 300)
+
+    parts = [b for s in screens for b in s.blocks]
+    assert len(parts) > 1
+    assert all(isinstance(p, Table) and p.header == ("Ad", "Değer") for p in parts)
+    assert [row for p in parts for row in p.rows] == list(table.rows)

@@ -6,16 +6,18 @@ sandbox over loopback; this tier pins what the core asks of the upstream, and wh
 
 from __future__ import annotations
 
+import io
+import zipfile
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
 
-from bot.api import ServiceUnavailable
-from bot.core.events import Press
+from bot.api import Article, ArticleStatus, ServiceUnavailable
+from bot.core.events import Press, Upload
 from bot.core.ports import ChatPresenter
-from bot.core.screens import Delete, Effect, Notice
+from bot.core.screens import Delete, Effect, Notice, SendDocument
 from bot.core.texts import texts_for
 from tests.dialog_harness import Chat, Harness, labels, scripted, texts
 from tests.fake_upstream import EMAIL, PASSWORD, FakeUpstream
@@ -219,3 +221,165 @@ async def test_no_warning_while_the_balance_covers_the_usual_size(
     await order_one(chat, "Orta")
 
     assert "Uyarı" not in texts(await chat.say("/yaz"))
+
+
+async def listed_after_one_order(h: Harness, upstream: FakeUpstream, user: str = "u1") -> Chat:
+    """A user with one finished article of TITLE (Profesyonel, Kısa), its list on screen."""
+    chat = await logged_in(h, user)
+    await order_one(chat, "Kısa")
+    (order,) = upstream.orders
+    upstream.finish(order.request_id, "# Başlık\n\nMetin.")
+    await chat.say("/makalelerim")
+    return chat
+
+
+async def test_order_again_is_the_same_order_through_the_summary_charged_once(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    chat = await listed_after_one_order(h, upstream)
+
+    summary = texts(await chat.press("Tekrar sipariş"))
+    button, message_id = chat.find("Onayla")
+    for _ in range(2):
+        await chat.send(Press(button.data, message_id))
+
+    assert TITLE in summary
+    assert "Profesyonel" in summary
+    assert "Kısa" in summary
+    first, again = upstream.of("create")
+    assert again.kwargs == first.kwargs == {"title": TITLE, "tone": 1, "size": 1}
+    assert upstream.balance_left == Decimal("70.00")
+
+
+async def test_another_tone_keeps_the_title_and_size_and_asks_only_the_tone(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    chat = await listed_after_one_order(h, upstream)
+
+    await chat.press("Başka ton")
+    summary = await chat.press("Samimi")
+    await chat.press("Onayla")
+
+    assert "Samimi" in texts(summary)
+    assert "Onayla" in labels(summary), "the size is kept: no size to pick"
+    assert upstream.of("create")[-1].kwargs == {"title": TITLE, "tone": 2, "size": 1}
+
+
+async def test_someone_elses_order_again_changes_nothing(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    owner = await listed_after_one_order(h, upstream, "owner")
+    button, message_id = owner.find("Tekrar sipariş")
+    stranger = await logged_in(h, "stranger")
+
+    effects = await stranger.send(Press(button.data, message_id))
+
+    assert [type(effect) for effect in effects] == [Notice]
+    assert len(upstream.of("create")) == 1
+
+
+async def test_the_finished_articles_of_a_page_come_as_one_zip_of_md_and_html(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    chat = await listed_after_one_order(h, upstream)
+    await order_one(chat, "Orta")
+    await chat.say("/makalelerim")
+
+    effects = await chat.press("📦 Bu sayfa (.zip)")
+
+    (sent,) = [e.document for e in effects if isinstance(e, SendDocument)]
+    assert sent.filename == "makaleler-sayfa-1.zip"
+    archive = zipfile.ZipFile(io.BytesIO(sent.content))
+    slug = "surdurulebilir-tarimin-gelecegi"
+    assert archive.namelist() == [f"{slug}.md", f"{slug}.html"], "only the finished one"
+    assert sent.caption == "1 makale, her biri .md ve .html olarak"
+
+
+async def test_the_last_30_days_leave_older_articles_out(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    chat = await listed_after_one_order(h, upstream)
+    h.clock.now = datetime.now(UTC) + timedelta(days=31)
+
+    effects = await chat.press("📦 Son 30 gün (.zip)")
+
+    assert not any(isinstance(e, SendDocument) for e in effects)
+    assert texts(effects) == "Bu aralıkta bitmiş makaleniz yok."
+
+
+async def test_someone_elses_zip_button_sends_nothing(h: Harness, upstream: FakeUpstream) -> None:
+    owner = await listed_after_one_order(h, upstream, "owner")
+    button, message_id = owner.find("📦 Son 30 gün (.zip)")
+    stranger = await logged_in(h, "stranger")
+
+    effects = await stranger.send(Press(button.data, message_id))
+
+    assert [type(effect) for effect in effects] == [Notice]
+
+
+CSV = """baslik;ton;boyut
+Yapay zekâ ile içerik üretimi;Samimi;Orta
+Bulut bilişimin kısa tarihi;;
+Kısa;;
+Bulut bilişimin kısa tarihi;;
+"""
+
+
+async def test_titles_from_a_file_are_summed_up_with_the_refused_and_charged_as_shown(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    chat = await logged_in(h)
+    await chat.say("/toplu")
+
+    tones = texts(await chat.send(Upload("liste.csv", CSV.encode(), len(CSV.encode()))))
+    await chat.press("Profesyonel")
+    summary = texts(await chat.press("Kısa"))
+    await chat.press("Onayla")
+
+    assert "Alınmayan başlıklar (2)" in tones
+    assert "Kısa — çok kısa (en az 10 karakter)" in tones
+    assert "Bulut bilişimin kısa tarihi — listede zaten var" in tones
+    assert "Yapay zekâ ile içerik üretimi (Samimi, Orta)" in summary
+    assert "Ücret: 40,00 TL" in summary
+    assert upstream.balance_left == Decimal("60.00"), "charged what the summary said"
+    spent = texts(await chat.say("/harcamalar"))
+    assert "Orta: 1 makale" in spent, "each job is recorded in its own size"
+    assert "Kısa: 1 makale" in spent
+    (ordered,) = upstream.of("bulk_create")
+    assert ordered.args[-1] == [
+        ("Yapay zekâ ile içerik üretimi", 2, 2),
+        ("Bulut bilişimin kısa tarihi", 1, 1),
+    ]
+
+
+async def test_a_file_too_large_or_with_too_many_titles_is_refused_and_nothing_charged(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    chat = await logged_in(h)
+    many = "\n".join(f"Başlık numarası {n}" for n in range(101)).encode()
+
+    large = texts(await chat.send(Upload("liste.txt", None, 5 * 1024 * 1024)))
+    crowded = texts(await chat.send(Upload("liste.txt", many, len(many))))
+
+    assert large == "Dosya 1 MB'tan büyük; hiçbir şey sipariş edilmedi."
+    assert "101 başlık" in crowded
+    assert upstream.of("bulk_create") == []
+    assert upstream.of("create") == []
+
+
+async def test_no_empty_zip_when_the_service_no_longer_gives_the_text(
+    h: Harness, upstream: FakeUpstream
+) -> None:
+    chat = await listed_after_one_order(h, upstream)
+    (order,) = upstream.orders
+    textless = Article(order.request_id, ArticleStatus.FINISHED, order.title, 100, None)
+    upstream.script("articles", [textless], [textless])
+
+    effects = await chat.press("📦 Bu sayfa (.zip)")
+
+    assert not any(isinstance(e, SendDocument) for e in effects)
+    assert texts(effects) == "Bu aralıkta bitmiş makaleniz yok."
+    assert [call.kwargs["request_id"] for call in upstream.of("articles")[-2:]] == [
+        None,
+        order.request_id,
+    ], "the text is asked for by the article's id"

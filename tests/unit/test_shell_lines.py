@@ -63,3 +63,19 @@ def test_listed_items_keep_their_numbers_and_arrows_need_not_be_typed() -> None:
     assert parse_line("PREVIOUS", choices, "9") == Press("p|1", "9")
     assert choices.numbers == (6, 8)
     assert "[6] Aç 6   [7] Aç 7\n  [8] ◀ Önceki" in render_screen(PAGE).plain
+
+
+def test_a_row_of_an_items_own_buttons_takes_numbers_after_every_listed_one() -> None:
+    page = Screen(
+        (),
+        (
+            (Button("Aç 1", "o|1", key=1), Button("Tekrar sipariş · 1", "ag|1")),
+            (Button("Aç 2", "o|2", key=2), Button("Tekrar sipariş · 2", "ag|2")),
+        ),
+    )
+    choices = Choices.of(page, "9")
+    assert parse_line("1", choices, "9") == Press("o|1", "9")
+    assert parse_line("2", choices, "9") == Press("o|2", "9")
+    assert parse_line("3", choices, "9") == Press("ag|1", "9")
+    assert parse_line("4", choices, "9") == Press("ag|2", "9")
+    assert choices.numbers == (1, 4)

@@ -10,11 +10,10 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from bot.core.article import split_into_screens
 from bot.core.events import ChatAddress
-from bot.core.ports import Messenger, MessengerError
+from bot.core.ports import Messenger, MessengerError, fitted
 from bot.core.richtext import Block, paragraph
-from bot.core.screens import Screen
+from bot.core.screens import Button, Screen
 from bot.core.states import JobStatus
 from bot.core.texts import Texts, texts_for
 from storage import Database, jobs, users
@@ -55,9 +54,14 @@ class Outbox:
         """The messenger of a platform this process serves."""
         return self._messengers[platform]
 
-    def article_screens(self, platform: str, blocks: Sequence[Block]) -> list[Screen]:
-        """An article's blocks as messages that each fit the platform's limit."""
-        return split_into_screens(blocks, self._messengers[platform].fits)
+    def article_screens(
+        self, platform: str, blocks: Sequence[Block], buttons: tuple[Button, ...] = ()
+    ) -> list[Screen]:
+        """An article's blocks as messages that each fit the platform's limit; the buttons (one
+        row) go with the last."""
+        return fitted(
+            self._messengers[platform], Screen(tuple(blocks), (buttons,) if buttons else ())
+        )
 
     def texts(self, user: ChatUser) -> Texts:
         """The user's language's texts."""

@@ -18,6 +18,7 @@ from dataclasses import replace
 from datetime import timedelta
 from functools import partial
 
+from bot.core.again import again_row
 from bot.core.article import article_blocks
 from bot.core.clock import Clock
 from bot.core.delivery.leases import LeaseKeeper, LeaseLost
@@ -194,7 +195,9 @@ class Sender:
         messenger = self._outbox.messenger(job.platform)
         chat = self._outbox.article_chat(job, user)
         # The same content always splits the same way, so parts_sent stays valid after a restart.
-        parts = self._outbox.article_screens(job.platform, article_blocks(job.content, job.title))
+        again = again_row(texts, job.chat_user_id, job.request_id)
+        blocks = article_blocks(job.content, job.title, table_note=texts.table_note)
+        parts = self._outbox.article_screens(job.platform, blocks, again)
         owner = self._leases.owner
         for index in range(job.parts_sent, len(parts)):
             await self._next_message(job_id)

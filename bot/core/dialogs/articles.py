@@ -3,23 +3,32 @@
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 from bot.api import NEWEST_ARTICLES, Article, ArticleStatus
-from bot.core.actions import OpenArticle, ShowPage, fits_in_button
+from bot.core.actions import ExportArticles, OpenArticle, ShowPage, fits_in_button
+from bot.core.again import again_row
+from bot.core.archive import MAX_ARCHIVE_BYTES, articles_zip
 from bot.core.article import article_blocks
 from bot.core.events import Command, Press
 from bot.core.export import article_documents
 from bot.core.richtext import BulletList, Span, bold, paragraph
-from bot.core.screens import Button, Screen, SendDocument
+from bot.core.screens import Button, Document, Screen, SendDocument
 from bot.core.texts import Texts, in_every_language
 from bot.core.turn import Turn
 from storage import jobs
+from storage.models import Job
 
-__all__ = ["PAGE_SIZE", "article_opened", "list_articles", "page_shown"]
+__all__ = ["PAGE_SIZE", "archive_pressed", "article_opened", "list_articles", "page_shown"]
 
 PAGE_SIZE = 5
 _EPOCH = datetime.min.replace(tzinfo=UTC)
+# The page number of an archive of the last days instead of a page.
+_RECENT = 0
+_RECENT_DAYS = timedelta(days=30)
+# More articles to fetch one by one than this, and the user is told the archive is coming.
+_FETCHES_WITHOUT_NOTICE = 3
 
 
 async def list_articles(turn: Turn, command: Command) -> None:
@@ -39,27 +48,20 @@ async def page_shown(turn: Turn, action: ShowPage, press: Press) -> None:
 async def _articles(turn: Turn) -> list[Article]:
     api = turn.services.api
     listed = await turn.upstream(lambda token: api.articles(token, page_size=NEWEST_ARTICLES))
-    # The service may omit titles; the bot knows the ones it ordered.
+    # The service may omit titles and dates; the bot knows those of the orders it placed.
     ordered = await turn.store(
         lambda s: jobs.jobs_of_user(s, user_id=turn.user_id, limit=NEWEST_ARTICLES)
     )
-    titles = {job.request_id: job.title for job in ordered}
-    complete = [
-        article if article.title else _with_title(article, titles.get(article.request_id))
-        for article in listed
-    ]
+    known = {job.request_id: job for job in ordered}
+    complete = [_completed(article, known.get(article.request_id)) for article in listed]
     return sorted(complete, key=lambda a: a.created_at or _EPOCH, reverse=True)
 
 
-def _with_title(article: Article, title: str | None) -> Article:
-    return Article(
-        request_id=article.request_id,
-        status=article.status,
-        title=title or article.request_id,
-        progress=article.progress,
-        content=article.content,
-        created_at=article.created_at,
-        failure_reason=article.failure_reason,
+def _completed(article: Article, job: Job | None) -> Article:
+    return replace(
+        article,
+        title=article.title or (job.title if job else None) or article.request_id,
+        created_at=article.created_at or (job.created_at if job else None),
     )
 
 
@@ -118,8 +120,23 @@ async def _page(turn: Turn, page: int) -> Screen:
         if shown_if
     )
     header = paragraph(bold(texts.articles_header.format(page=page, pages=pages)))
-    rows = tuple(row for row in (openers, paging) if row)
+    # One row per finished article, under the openers: its number names it on each button.
+    again = tuple(
+        again_row(texts, turn.user_id, a.request_id, first + number)
+        for number, a in enumerate(shown, 1)
+        if a.finished
+    )
+    archives = _archive_row(turn, page) if any(a.finished for a in articles) else ()
+    rows = tuple(row for row in (openers, *again, paging, archives) if row)
     return Screen((header, BulletList(lines)), rows)
+
+
+def _archive_row(turn: Turn, page: int) -> tuple[Button, ...]:
+    texts = turn.texts
+    return (
+        Button(texts.button_zip_page, ExportArticles(turn.user_id, page).encode()),
+        Button(texts.button_zip_recent, ExportArticles(turn.user_id, _RECENT).encode()),
+    )
 
 
 def _previous(texts: Texts) -> str:
@@ -142,7 +159,55 @@ async def article_opened(turn: Turn, action: OpenArticle, press: Press) -> None:
         turn.notice(turn.texts.article_not_ready)
         return
     title = article.title or action.request_id
-    blocks = article_blocks(article.content, title)
-    for screen in turn.services.outbox.article_screens(turn.origin.chat.platform, blocks):
+    blocks = article_blocks(article.content, title, table_note=turn.texts.table_note)
+    again = again_row(turn.texts, turn.user_id, action.request_id)
+    platform = turn.origin.chat.platform
+    for screen in turn.services.outbox.article_screens(platform, blocks, again):
         turn.send(screen)
     turn.effects.extend(SendDocument(d) for d in article_documents(title, article.content))
+
+
+async def archive_pressed(turn: Turn, action: ExportArticles, press: Press) -> None:
+    """Send the finished articles of a page, or of the last 30 days, as one zip."""
+    if action.owner != turn.user_id:
+        turn.notice(turn.texts.not_your_button)
+        return
+    texts = turn.texts
+    articles = await _articles(turn)
+    now = turn.services.clock()
+    if action.page == _RECENT:
+        undated = [a for a in articles if a.created_at is None]
+        chosen = [a for a in articles if a.created_at and a.created_at >= now - _RECENT_DAYS]
+        name = texts.zip_recent_name.format(date=now.date().isoformat())
+    else:
+        first = (action.page - 1) * PAGE_SIZE
+        undated, chosen = [], articles[first : first + PAGE_SIZE]
+        name = texts.zip_page_name.format(page=action.page)
+    done = [a for a in chosen if a.finished or a.status is ArticleStatus.FINISHED]
+    if not done:
+        turn.say(texts.zip_nothing)
+        return
+    if sum(not a.finished for a in done) > _FETCHES_WITHOUT_NOTICE:
+        await turn.progress(texts.zip_preparing.format(count=len(done)))
+    contents = [(a.title or a.request_id, await _content(turn, a)) for a in done]
+    readable = [(title, content) for title, content in contents if content]
+    if not readable:
+        turn.say(texts.zip_nothing)
+        return
+    archive = articles_zip(readable, now)
+    if len(archive) > MAX_ARCHIVE_BYTES:
+        turn.say(texts.zip_too_large)
+        return
+    caption = texts.zip_caption.format(count=len(readable))
+    turn.effects.append(SendDocument(Document(name, archive, caption)))
+    if undated:
+        turn.say(texts.zip_left_out.format(count=len(undated)))
+
+
+async def _content(turn: Turn, article: Article) -> str:
+    """The article's text: from the list, else asked for by its id (the list may leave it out)."""
+    if article.finished and article.content:
+        return article.content
+    api = turn.services.api
+    found = await turn.upstream(lambda token: api.articles(token, request_id=article.request_id))
+    return next((a.content or "" for a in found if a.request_id == article.request_id), "")

@@ -20,13 +20,21 @@ from bot.api import (
 from bot.core import purchase
 from bot.core.actions import Abort, Confirm, PickSize, PickTone
 from bot.core.errors import DraftClosed
-from bot.core.events import Command, OrderForm, Press, Text
+from bot.core.events import Command, OrderForm, Press, Text, Upload
 from bot.core.forms import OrderChoices, title_problem
 from bot.core.inputs import one_line, printable
 from bot.core.richtext import Block, BulletList, Span, bold, paragraph
 from bot.core.screens import Button, Screen
 from bot.core.states import Awaiting, DraftKind, DraftStep
 from bot.core.texts import Texts, in_every_language
+from bot.core.title_files import (
+    RowProblem,
+    TitleFileRefused,
+    check_rows,
+    problem_text,
+    read_titles,
+    refusal_text,
+)
 from bot.core.turn import Turn, text_screen
 from storage import drafts
 from storage.models import Draft
@@ -36,9 +44,11 @@ __all__ = [
     "bulk_titles_entered",
     "choices",
     "confirmed",
+    "file_sent",
     "form_submitted",
     "order_aborted",
     "size_picked",
+    "start_again",
     "start_bulk",
     "start_order",
     "title_entered",
@@ -81,6 +91,23 @@ async def start_order(turn: Turn, command: Command) -> None:
     else:
         await turn.expect(Awaiting.TITLE, context=draft.id)
         turn.say(turn.texts.ask_title)
+
+
+async def start_again(turn: Turn, title: str, tone_id: int | None, size_id: int | None) -> None:
+    """Start a draft from an earlier order: to the summary when its tone and size are given and
+    still offered, else to the tone (a size given is kept, and the summary follows the tone)."""
+    draft = await _new_draft(turn, DraftKind.SINGLE)
+    draft.title = title
+    catalog = turn.services.catalog
+    tone = await catalog.tone(turn.user_id, tone_id) if tone_id is not None else None
+    size = await catalog.size(turn.user_id, size_id) if size_id is not None else None
+    if tone is not None and size is not None:
+        await turn.expect(None)
+        draft.tone = tone.id
+        await _show_summary(turn, draft, tone, size, message_id=None)
+        return
+    draft.size = size.id if size is not None else None
+    await _ask_tone(turn, draft, message_id=None)
 
 
 async def title_entered(turn: Turn, text: Text) -> None:
@@ -151,6 +178,34 @@ async def _take_bulk_titles(turn: Turn, draft: Draft, text: str) -> None:
         return
     draft.titles = titles
     await _ask_tone(turn, draft, message_id=None)
+
+
+async def file_sent(turn: Turn, upload: Upload) -> None:
+    """Take the titles of a file: for the ``/toplu`` awaiting them, else as a new bulk order."""
+    await turn.services.accounts.require(turn.user_id)
+    try:
+        rows = read_titles(upload.filename, upload.content, upload.size)
+    except TitleFileRefused as refused:
+        # Whatever was awaited still is: the user may send a better file.
+        turn.say(refusal_text(turn.texts, refused))
+        return
+    catalog = turn.services.catalog
+    checked = check_rows(rows, await catalog.tones(turn.user_id), await catalog.sizes(turn.user_id))
+    awaited = turn.user.awaiting is Awaiting.BULK_TITLES
+    draft = await _awaited_draft(turn) if awaited else await _new_draft(turn, DraftKind.BULK)
+    if draft is None:
+        return
+    draft.titles, draft.title_choices = checked.titles, checked.choices
+    draft.refused_titles = checked.refused
+    if not checked.titles:
+        await turn.expect(Awaiting.BULK_TITLES, context=draft.id)
+        turn.say(*_refused_block(turn.texts, draft), turn.texts.file_no_titles)
+        return
+    if all(tone is not None and size is not None for tone, size in checked.choices):
+        await turn.expect(None)
+        await _show_summary(turn, draft, None, None, message_id=None)
+    else:
+        await _ask_tone(turn, draft, message_id=None)
 
 
 async def form_submitted(turn: Turn, form: OrderForm) -> None:
@@ -239,17 +294,47 @@ def _size_screen(texts: Texts, draft: Draft, tone: Tone, sizes: Sequence[Size]) 
     return Screen((*blocks, paragraph(texts.pick_size)), (*rows, cancel))
 
 
-def _order_heading(texts: Texts, draft: Draft) -> tuple[Block, ...]:
-    if draft.kind is DraftKind.BULK:
-        titles = draft.titles or []
-        items = tuple((Span(title),) for title in titles)
-        label = texts.summary_bulk_titles.format(count=len(titles))
-        return (paragraph(bold(f"{label}:")), BulletList(items))
-    return (paragraph(bold(f"{texts.summary_title}: "), draft.title or ""),)
+def _order_heading(
+    texts: Texts, draft: Draft, own: Sequence[str] | None = None
+) -> tuple[Block, ...]:
+    """The title(s) of the order; ``own`` adds to each title the tone and size its file row
+    named, and the titles a file gave that were refused are listed with the reason."""
+    if draft.kind is not DraftKind.BULK:
+        return (paragraph(bold(f"{texts.summary_title}: "), draft.title or ""),)
+    titles = draft.titles or []
+    extras = own or [""] * len(titles)
+    items = tuple((Span(f"{title}{extra}"),) for title, extra in zip(titles, extras, strict=True))
+    label = texts.summary_bulk_titles.format(count=len(titles))
+    return (paragraph(bold(f"{label}:")), BulletList(items), *_refused_block(texts, draft))
+
+
+def _refused_block(texts: Texts, draft: Draft) -> tuple[Block, ...]:
+    """The titles of a file that were left out, each with its reason; none without."""
+    refused = draft.refused_titles or []
+    if not refused:
+        return ()
+    reasons = tuple(
+        (Span(f"{title} — {problem_text(texts, RowProblem(problem))}"),)
+        for title, problem in refused
+    )
+    heading = texts.file_refused_titles.format(count=len(refused))
+    return (paragraph(bold(f"{heading}:")), BulletList(reasons))
 
 
 def _title_count(draft: Draft) -> int:
-    return len(draft.titles or []) if draft.kind is DraftKind.BULK else 1
+    """How many of the draft's titles take the size chosen with the buttons."""
+    if draft.kind is not DraftKind.BULK:
+        return 1
+    own_sizes = sum(size is not None for _, size in draft.title_choices or [])
+    return len(draft.titles or []) - own_sizes
+
+
+def _own_sizes_cost(draft: Draft, sizes: Sequence[Size]) -> Decimal:
+    """What the titles whose file row named a size cost together."""
+    cost = {size.id: size.cost or Decimal(0) for size in sizes}
+    return sum(
+        (cost.get(size, Decimal(0)) for _, size in draft.title_choices or [] if size), Decimal(0)
+    )
 
 
 def _cancel_button(texts: Texts, draft: Draft) -> Button:
@@ -284,6 +369,13 @@ async def tone_picked(turn: Turn, action: PickTone, press: Press) -> None:
     if tone is None:
         turn.notice(turn.texts.stale_button)
         return
+    kept = draft.size if draft.step is DraftStep.TONE else None
+    size = await turn.services.catalog.size(turn.user_id, kept) if kept is not None else None
+    if size is not None:
+        # Ordered again in another tone: the size stays that of the earlier order.
+        draft.tone = tone.id
+        await _show_summary(turn, draft, tone, size, message_id=press.message_id)
+        return
     draft.tone, draft.size, draft.cost, draft.step = tone.id, None, None, DraftStep.SIZE
     await _save(turn, draft)
     sizes = await turn.services.catalog.sizes(turn.user_id)
@@ -306,18 +398,26 @@ async def size_picked(turn: Turn, action: PickSize, press: Press) -> None:
 
 
 async def _show_summary(
-    turn: Turn, draft: Draft, tone: Tone, size: Size, *, message_id: str | None
+    turn: Turn, draft: Draft, tone: Tone | None, size: Size | None, *, message_id: str | None
 ) -> None:
+    """The order as it will be charged; ``tone`` and ``size`` are None where every title of a
+    file named its own."""
     texts = turn.texts
-    draft.size = size.id
-    draft.cost = (size.cost or Decimal(0)) * _title_count(draft)
+    sizes = await turn.services.catalog.sizes(turn.user_id)
+    count = _title_count(draft)
+    fixed = _own_sizes_cost(draft, sizes)
+    draft.size = size.id if size is not None else None
+    draft.cost = fixed + (_cost(size, count) if size is not None else Decimal(0))
     draft.step = DraftStep.READY
     await _save(turn, draft)
     balance = await turn.upstream(turn.services.api.balance)
-    blocks = [
-        *_order_heading(texts, draft),
-        paragraph(bold(f"{texts.summary_tone}: "), texts.tone_name(tone)),
-        paragraph(bold(f"{texts.summary_size}: "), f"{texts.size_name(size)} ({size.words})"),
+    blocks = [*_order_heading(texts, draft, await _own_choices(turn, draft, sizes))]
+    if tone is not None:
+        blocks.append(paragraph(bold(f"{texts.summary_tone}: "), texts.tone_name(tone)))
+    if size is not None:
+        words = f"{texts.size_name(size)} ({size.words})"
+        blocks.append(paragraph(bold(f"{texts.summary_size}: "), words))
+    blocks += [
         paragraph(bold(f"{texts.summary_cost}: "), texts.money(draft.cost)),
         paragraph(bold(f"{texts.summary_balance}: "), texts.money(balance)),
     ]
@@ -328,15 +428,31 @@ async def _show_summary(
         blocks.append(
             paragraph(texts.summary_insufficient.format(missing=texts.money(draft.cost - balance)))
         )
-        count = _title_count(draft)
-        sizes = await turn.services.catalog.sizes(turn.user_id)
-        affordable = [s for s in sizes if s.cost is not None and _cost(s, count) <= balance]
+        affordable = [
+            s for s in sizes if count and s.cost is not None and fixed + _cost(s, count) <= balance
+        ]
         if affordable:
             blocks.append(paragraph(texts.summary_pick_affordable))
         rows = tuple((_size_button(texts, draft, s),) for s in affordable)
         turn.replace(message_id, Screen(tuple(blocks), (*rows, (cancel,))))
         return
     turn.replace(message_id, Screen(tuple(blocks), (_purchase_row(texts, draft),)))
+
+
+async def _own_choices(turn: Turn, draft: Draft, sizes: Sequence[Size]) -> list[str] | None:
+    """Beside each title of a file, the tone and size its row named; None without a file."""
+    if not draft.title_choices:
+        return None
+    tones = {
+        tone.id: turn.texts.tone_name(tone)
+        for tone in await turn.services.catalog.tones(turn.user_id)
+    }
+    named = {size.id: turn.texts.size_name(size) for size in sizes}
+    labels = []
+    for tone, size in draft.title_choices:
+        own = [name for name in (tones.get(tone or 0), named.get(size or 0)) if name]
+        labels.append(f" ({', '.join(own)})" if own else "")
+    return labels
 
 
 def _purchase_row(texts: Texts, draft: Draft) -> tuple[Button, ...]:

@@ -93,6 +93,17 @@ class Texts:
     ask_bulk_titles: str
     ask_bulk_titles_lines: str
     bulk_bad_lines: str
+    file_wrong_kind: str
+    file_too_large: str
+    file_unreadable: str
+    file_no_titles: str
+    file_too_many: str
+    file_refused_titles: str
+    file_title_short: str
+    file_title_long: str
+    file_title_duplicate: str
+    file_unknown_tone: str
+    file_unknown_size: str
     bulk_too_many: str
 
     # Balance, articles, topics.
@@ -108,6 +119,17 @@ class Texts:
     articles_header: str
     article_line: str
     button_open: str
+    button_zip_page: str
+    button_zip_recent: str
+    zip_page_name: str
+    zip_recent_name: str
+    zip_preparing: str
+    zip_caption: str
+    zip_left_out: str
+    zip_nothing: str
+    zip_too_large: str
+    button_order_again: str
+    button_other_tone: str
     button_previous: str
     button_next: str
     article_not_ready: str
@@ -124,6 +146,8 @@ class Texts:
     progress: str
     progress_unknown: str
     article_ready: str
+    # Where a chat without tables shows one: {columns} are its header cells.
+    table_note: str
     article_file_caption: str
     article_html_caption: str
     article_failed: str
@@ -161,6 +185,7 @@ class Texts:
     choose_by_number: str
     shell_waiting: str
     shell_goodbye: str
+    shell_file_missing: str
 
     def money(self, amount: Decimal) -> str:
         """An amount of Turkish lira written this language's way."""

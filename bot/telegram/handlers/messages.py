@@ -5,11 +5,12 @@ from __future__ import annotations
 from telegram import Message, Update
 from telegram.ext import MessageHandler, filters
 
-from bot.core.events import Text, Unsupported
+from bot.core.events import Text, Unsupported, Upload
+from bot.core.title_files import MAX_FILE_BYTES
 from bot.telegram.context import BotContext, TelegramApp
 from bot.telegram.updates import answer, post_notices
 
-__all__ = ["register", "text", "unsupported"]
+__all__ = ["document", "register", "text", "unsupported"]
 
 
 async def text(update: Update, context: BotContext) -> None:
@@ -18,6 +19,21 @@ async def text(update: Update, context: BotContext) -> None:
     if message is None or message.text is None:
         return
     event = Text(message.text, str(message.message_id))
+    await post_notices(update, context, await answer(update, context, event))
+
+
+async def document(update: Update, context: BotContext) -> None:
+    """Pass a file to the core (a list of titles); one over the limit is not even fetched."""
+    message = update.effective_message
+    if message is None or message.document is None:
+        return
+    sent = message.document
+    size = sent.file_size or 0
+    content = None
+    if size <= MAX_FILE_BYTES:
+        fetched = await context.bot.get_file(sent.file_id)
+        content = bytes(await fetched.download_as_bytearray())
+    event = Upload(sent.file_name or "", content, size, str(message.message_id))
     await post_notices(update, context, await answer(update, context, event))
 
 
@@ -39,10 +55,14 @@ _REPLIES_TO_THE_BOT = _RepliesToTheBot()
 
 
 def register(app: TelegramApp) -> None:
-    """Route new text messages to ``text`` and every other message to ``unsupported``."""
+    """Route new text messages to ``text``, files in a private chat to ``document`` and every
+    other message to ``unsupported``."""
     fresh = filters.UpdateType.MESSAGE
     # In a group only replies to the bot are for the bot; the rest is the members' talk.
     for_the_bot = filters.ChatType.PRIVATE | _REPLIES_TO_THE_BOT
     app.add_handler(MessageHandler(fresh & filters.TEXT & ~filters.COMMAND & for_the_bot, text))
+    app.add_handler(
+        MessageHandler(fresh & filters.Document.ALL & filters.ChatType.PRIVATE, document)
+    )
     anything = (fresh | filters.UpdateType.EDITED_MESSAGE) & ~filters.StatusUpdate.ALL
     app.add_handler(MessageHandler(anything & filters.ChatType.PRIVATE, unsupported))

@@ -1,4 +1,4 @@
-"""The fake's HTTP side: ``/api/<method>``, the upload URLs and the response URLs.
+"""The fake's HTTP side: ``/api/<method>``, the upload and download URLs, the response URLs.
 
 Requests are decoded the way slack_sdk sends them: parameters in the query string
 (``params=``), a form-encoded body (``data=``) or a JSON body (``json=``), with the bot token
@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from tests.e2e.fake_slack.errors import SlackError
@@ -75,6 +75,15 @@ def create_app(
             return PlainTextResponse("no such upload", status_code=404)
         return PlainTextResponse(f"OK - {len(content)}")
 
+    async def download(request: Request) -> Response:
+        content = workspace.uploads.download(request.url.path)
+        if content is None:
+            return PlainTextResponse("not found", status_code=404)
+        if request.headers.get("authorization") != f"Bearer {workspace.bot_token}":
+            # As Slack does: without the token, a sign-in page instead of the file.
+            return HTMLResponse("<html><body>Sign in to Slack</body></html>")
+        return Response(content, media_type="application/octet-stream")
+
     async def respond(request: Request) -> Response:
         try:
             workspace.response_urls.respond(request.path_params["hook_id"], await _json(request))
@@ -90,6 +99,7 @@ def create_app(
             Route("/api/{method}", web_api, methods=["GET", "POST"]),
             Route("/upload/{file_id}", upload, methods=["POST"]),
             Route("/respond/{hook_id}", respond, methods=["POST"]),
+            Route("/files-pri/{key}/download/{name}", download, methods=["GET"]),
         ]
     )
 

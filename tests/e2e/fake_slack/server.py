@@ -153,6 +153,12 @@ class FakeSlack(SignedRequests):
         """Every file whose upload was completed, with its bytes and where it was shared."""
         return self._workspace.uploads.completed()
 
+    def user_shares_file(
+        self, user: str, filename: str, content: bytes, mimetype: str = "text/plain"
+    ) -> dict[str, Any]:
+        """A person shares a file; the file object a ``file_share`` message event carries."""
+        return self._workspace.uploads.share(user, filename, content, mimetype)
+
     @property
     def views(self) -> list[OpenedView]:
         """Every modal and Home tab shown, each in its latest form."""

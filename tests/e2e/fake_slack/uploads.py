@@ -18,6 +18,8 @@ class Uploads:
         self._ids = ids
         self._base_url = base_url
         self._files: dict[str, UploadedFile] = {}
+        # Files people shared, by the path of their private download URL.
+        self._shared: dict[str, bytes] = {}
 
     def reserve(self, filename: str, length: int) -> tuple[UploadedFile, str]:
         """A new upload slot and the URL its bytes are to be posted to."""
@@ -60,6 +62,28 @@ class Uploads:
             file.thread_ts = thread_ts
             file.initial_comment = initial_comment
             file.completed = True
+
+    def share(self, user: str, filename: str, content: bytes, mimetype: str) -> dict[str, Any]:
+        """A file a person shares; the file object of the ``file_share`` message event."""
+        file_id = self._ids.new("F")
+        path = f"/files-pri/T1-{file_id}/download/{filename}"
+        self._shared[path] = content
+        kind = filename.rpartition(".")[2]
+        return {
+            "id": file_id,
+            "name": filename,
+            "title": filename,
+            "mimetype": mimetype,
+            "filetype": kind,
+            "size": len(content),
+            "user": user,
+            "url_private": f"{self._base_url}{path.replace('/download', '')}",
+            "url_private_download": f"{self._base_url}{path}",
+        }
+
+    def download(self, path: str) -> bytes | None:
+        """The bytes of a shared file by its download path; None when there is none."""
+        return self._shared.get(path)
 
     def completed(self) -> list[UploadedFile]:
         """Files whose upload was completed, in the order they were reserved."""

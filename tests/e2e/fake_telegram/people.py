@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.e2e.fake_telegram.markup import command_entities
 from tests.e2e.fake_telegram.objects import sticker_json
-from tests.e2e.fake_telegram.records import JSON, StoredMessage
+from tests.e2e.fake_telegram.records import JSON, StoredFile, StoredMessage
 from tests.e2e.fake_telegram.state import BotState
 
 __all__ = ["edit", "post", "press", "take_update"]
@@ -18,8 +18,9 @@ def post(
     chat_type: str,
     text: str | None = None,
     sticker_emoji: str | None = None,
+    document: StoredFile | None = None,
 ) -> JSON:
-    """A new message by ``user``: a text (commands marked) or a sticker."""
+    """A new message by ``user``: a text (commands marked), a sticker or a document."""
     chat = state.join(user, chat_id, chat_type)
     message = StoredMessage(
         chat_id=chat,
@@ -30,6 +31,7 @@ def post(
     )
     if text is not None:
         message.text, message.entities = text, command_entities(text)
+    message.document = document
     if sticker_emoji is not None:
         message.sticker = sticker_json(f"CAACAgIAAxkBAAI{state.serial():06d}", sticker_emoji)
     payload = state.message_json(state.store(message))

@@ -17,7 +17,7 @@ from tests.e2e.fake_telegram import people
 from tests.e2e.fake_telegram.app import build_app
 from tests.e2e.fake_telegram.limits import TELEGRAM_LIMITS, Limits, Sent
 from tests.e2e.fake_telegram.profile import commands_key
-from tests.e2e.fake_telegram.records import JSON, Call, StoredMessage
+from tests.e2e.fake_telegram.records import JSON, Call, StoredMessage, UploadedFile
 from tests.e2e.fake_telegram.replies import ApiError
 from tests.e2e.fake_telegram.state import BotState
 
@@ -196,6 +196,14 @@ class FakeTelegram:
         return people.post(
             self._state, user, chat_id=chat_id, chat_type=chat_type, sticker_emoji=emoji
         )
+
+    def user_sends_document(
+        self, user_id: int, filename: str, content: bytes, mime_type: str = "text/plain"
+    ) -> JSON:
+        """A person sends a file in their private chat; the Message (its document for getFile)."""
+        user = self._state.user(user_id)
+        stored = self._state.store_file(UploadedFile(filename, mime_type, content))
+        return people.post(self._state, user, chat_id=None, chat_type="private", document=stored)
 
     def user_edits(
         self, user_id: int, message_id: int, text: str, *, chat_id: int | None = None

@@ -1,0 +1,40 @@
+"""``Tekrar sipariş`` and ``Başka ton``: a new order from an earlier article of the user.
+
+The new order is an ordinary draft, so it goes through the same summary, ``Onayla`` and
+once-only purchase as ``/yaz``.
+"""
+
+from __future__ import annotations
+
+from bot.core.actions import OrderAgain, OtherTone
+from bot.core.dialogs import order
+from bot.core.forms import title_problem
+from bot.core.inputs import one_line
+from bot.core.turn import Turn
+from storage import jobs
+
+__all__ = ["again_pressed"]
+
+
+async def again_pressed(turn: Turn, action: OrderAgain | OtherTone) -> None:
+    """Start the new order: straight to its summary, or to the tone when another is wanted."""
+    if action.owner != turn.user_id:
+        turn.notice(turn.texts.not_your_button)
+        return
+    await turn.services.accounts.require(turn.user_id)
+    earlier = await turn.store(lambda s: jobs.job_by_request_id(s, request_id=action.request_id))
+    if earlier is not None and earlier.chat_user_id == turn.user_id:
+        title, tone, size = earlier.title, earlier.tone, earlier.size
+    else:
+        # Ordered elsewhere (the service's own site): its title is known, its tone and size not.
+        title, tone, size = await _upstream_title(turn, action.request_id), None, None
+    if not title or title_problem(turn.texts, title):
+        turn.notice(turn.texts.stale_button)
+        return
+    await order.start_again(turn, title, None if isinstance(action, OtherTone) else tone, size)
+
+
+async def _upstream_title(turn: Turn, request_id: str) -> str:
+    api = turn.services.api
+    found = await turn.upstream(lambda token: api.articles(token, request_id=request_id))
+    return next((one_line(a.title or "") for a in found if a.request_id == request_id), "")

@@ -1,0 +1,28 @@
+"""A file of titles named by its path in the terminal chat: ``/toplu basliklar.csv``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.core.events import Upload
+from bot.core.title_files import MAX_FILE_BYTES
+
+__all__ = ["names_a_file", "upload_of"]
+
+_SUFFIXES = (".txt", ".csv")
+
+
+def names_a_file(text: str) -> bool:
+    """Whether a typed answer is a path to a list of titles rather than a title."""
+    line = text.strip()
+    return "\n" not in line and line.lower().endswith(_SUFFIXES)
+
+
+def upload_of(text: str) -> Upload | None:
+    """The named file as an upload (not read past the limit); None when there is no such file."""
+    path = Path(text.strip()).expanduser()
+    if not path.is_file():
+        return None
+    size = path.stat().st_size
+    content = path.read_bytes() if size <= MAX_FILE_BYTES else None
+    return Upload(path.name, content, size)

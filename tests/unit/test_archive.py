@@ -1,0 +1,33 @@
+"""The .zip of finished articles: both files of each, repeated titles kept apart."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from datetime import UTC, datetime
+
+from bot.core.archive import articles_zip
+
+MADE = datetime(2026, 11, 23, 12, tzinfo=UTC)
+
+
+def test_each_article_brings_its_markdown_and_html_and_a_repeated_title_is_numbered() -> None:
+    articles = [
+        ("Yapay Zekâ", "# Yapay Zekâ\n\nMetin."),
+        ("Bulut", "# Bulut\n"),
+        ("Yapay Zekâ", "Öteki."),
+    ]
+
+    archive = zipfile.ZipFile(io.BytesIO(articles_zip(articles, MADE)))
+
+    assert archive.namelist() == [
+        "yapay-zeka.md",
+        "yapay-zeka.html",
+        "bulut.md",
+        "bulut.html",
+        "yapay-zeka-2.md",
+        "yapay-zeka-2.html",
+    ]
+    assert archive.read("yapay-zeka-2.md") == "Öteki.".encode()
+    assert b"<h1>Yapay Zek" in archive.read("yapay-zeka.html")
+    assert articles_zip(articles, MADE) == articles_zip(articles, MADE), "the same bytes each time"
