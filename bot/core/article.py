@@ -67,6 +67,10 @@ def _blocks(tokens: Sequence[Token], table_note: str) -> Iterator[Block]:
     # The outermost list's start number; None while it is a bullet list.
     start: int | None = None
     in_list = 0
+    # The next number of each list inside the outermost one (None: bullets), and the marker
+    # of the inner item whose first line comes next.
+    inner: list[int | None] = []
+    marker = ""
     rows: list[tuple[str, ...]] = []
     row: list[str] = []
     for index, token in enumerate(tokens):
@@ -75,17 +79,39 @@ def _blocks(tokens: Sequence[Token], table_note: str) -> Iterator[Block]:
             case "heading_open" if following is not None:
                 yield Heading(_text(following), int(token.tag[1:]))
             case "bullet_list_open" | "ordered_list_open":
-                if in_list == 0 and token.type == "ordered_list_open":
-                    start = int(token.attrGet("start") or 1)
+                number = (
+                    int(token.attrGet("start") or 1) if token.type == "ordered_list_open" else None
+                )
+                if in_list == 0:
+                    start = number
+                else:
+                    inner.append(number)
                 in_list += 1
             case "bullet_list_close" | "ordered_list_close":
                 in_list -= 1
-                if in_list == 0 and items:
+                if in_list > 0:
+                    inner.pop()
+                elif items:
                     listed = tuple(items)
                     yield BulletList(listed) if start is None else NumberedList(listed, start)
                     items, start = [], None
-            case "inline" if token.level > 0 and in_list and following is not None:
-                items.append(_spans(token))
+            case "list_item_open" if in_list == 1:
+                items.append(())
+            case "list_item_open":
+                number = inner[-1]
+                marker = "◦ " if number is None else f"{number}. "
+                if number is not None:
+                    inner[-1] = number + 1
+            # An inner list or a further paragraph stays inside its item, on lines of its
+            # own, so the outer list's numbers run on as the article has them.
+            case "inline" if in_list and items:
+                spans = _spans(token)
+                if items[-1]:
+                    # A further paragraph lines up with its item's text.
+                    indent = "   " * (in_list - 1 if marker else in_list)
+                    spans = (Span(f"\n{indent}{marker}"), *spans)
+                    marker = ""
+                items[-1] = (*items[-1], *spans)
             case "tr_open":
                 row = []
             case "th_open" | "td_open" if following is not None:
@@ -195,7 +221,8 @@ def _halves(block: Block) -> list[Block]:
                 half = len(lines) // 2
                 return [CodeBlock("\n".join(lines[:half])), CodeBlock("\n".join(lines[half:]))]
             middle = len(text) // 2
-            return [CodeBlock(part) for part in (text[:middle], text[middle:]) if part]
+            # One character cannot be cut: it goes out alone.
+            return [CodeBlock(text[:middle]), CodeBlock(text[middle:])] if middle else []
     return []
 
 

@@ -29,6 +29,11 @@ def _styled(spans: tuple[Span, ...]) -> Text:
     return line
 
 
+def _item(marker: str, item: tuple[Span, ...]) -> Text:
+    """A list item under its marker; its further lines (an inner list) under the marker too."""
+    return Text(f"  {marker} ") + Text("\n  ").join(_styled(item).split("\n"))
+
+
 def _block(block: Block) -> Text:
     match block:
         case Heading(text, level):
@@ -37,10 +42,10 @@ def _block(block: Block) -> Text:
         case Paragraph(spans):
             return _styled(spans)
         case BulletList(items):
-            return Text("\n").join(Text("  • ") + _styled(item) for item in items)
+            return Text("\n").join(_item("•", item) for item in items)
         case NumberedList(items, start):
             return Text("\n").join(
-                Text(f"  {number}. ") + _styled(item) for number, item in enumerate(items, start)
+                _item(f"{number}.", item) for number, item in enumerate(items, start)
             )
         case Table():
             return Text(table_grid(block))

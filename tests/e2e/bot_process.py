@@ -263,6 +263,15 @@ class BotProcess:
         """Kill the process with SIGKILL; nothing it left held at the gate reaches Telegram."""
         await self._end(signal.SIGKILL)
 
+    def holds(self, lease_owner: str | None) -> bool:
+        """Whether a job's lease owner is this process as now started."""
+        # The bot names a lease's owner host:pid:random, unique per start.
+        return (
+            self._process is not None
+            and lease_owner is not None
+            and lease_owner.split(":")[-2:-1] == [str(self._process.pid)]
+        )
+
     def log_tail(self) -> str:
         """The end of the process's log, for a failure's message."""
         return self.log.read_text(errors="replace")[-_LOG_TAIL:] if self.log.exists() else ""

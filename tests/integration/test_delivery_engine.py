@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import event, update
+from sqlalchemy.engine import Engine
 from sqlmodel import col
 
 from bot.core.delivery import MAX_SEND_FAILURES
+from bot.core.delivery.leases import LeaseKeeper
 from bot.core.events import ChatAddress
 from bot.core.screens import Screen
 from bot.core.texts import texts_for
-from storage import Database, Job, JobStatus
+from storage import Database, Job, JobStatus, jobs
 from tests.fakes import DeliveryRig, RecordingMessenger, delivery_rig, wait_until
 
 TR = texts_for("tr")
@@ -223,3 +226,51 @@ async def test_an_announcement_that_lands_after_the_article_becomes_its_ready_li
         announced.message_id,
         TR.article_ready.format(title=TITLE),
     ), "no progress line is left saying the article is on its way"
+
+
+@pytest.mark.parametrize(
+    "database_url", [pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True
+)
+async def test_a_job_handed_back_while_its_lease_is_renewed_is_not_called_taken(
+    rig: DeliveryRig, caplog: pytest.LogCaptureFixture
+) -> None:
+    job = await rig.order(TITLE)
+    assert job.id is not None
+    job_id = job.id
+    keeper = LeaseKeeper(db=rig.db, clock=rig.clock, owner="mine", lease_for=timedelta(seconds=30))
+    # Due at its first poll.
+    rig.advance(3600)
+    claimed = await rig.db.run(
+        lambda s: jobs.claim_jobs(
+            s,
+            owner="mine",
+            now=rig.clock(),
+            lease_for=keeper.lease_for,
+            statuses=[JobStatus.PENDING],
+            platforms=["telegram"],
+            limit=1,
+        )
+    )
+    assert [c.id for c in claimed] == [job_id]
+    keeper.hold(claimed)
+    renewing, go_on = threading.Event(), threading.Event()
+
+    def hold_the_renewal(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        # The renewal's UPDATE waits, on its own connection, while the job's work ends.
+        if "lease_until" in statement and not renewing.is_set():
+            renewing.set()
+            go_on.wait(5)
+
+    event.listen(Engine, "before_cursor_execute", hold_the_renewal)
+    try:
+        renewal = asyncio.create_task(keeper.renew())
+        assert await asyncio.to_thread(renewing.wait, 5)
+        await keeper.release([job_id])
+        go_on.set()
+        await renewal
+    finally:
+        go_on.set()
+        event.remove(Engine, "before_cursor_execute", hold_the_renewal)
+
+    assert keeper.held == frozenset()
+    assert "taken by another process" not in caplog.text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -9,6 +10,7 @@ from bot.core.article import article_blocks, article_document, split_into_screen
 from bot.core.richtext import (
     Block,
     BulletList,
+    CodeBlock,
     Heading,
     NumberedList,
     Paragraph,
@@ -18,6 +20,7 @@ from bot.core.richtext import (
     table_grid,
 )
 from bot.core.screens import Screen
+from bot.shell.render import render_screen
 
 MARKDOWN = """# Yapay Zekâ ve Eğitim
 
@@ -107,8 +110,20 @@ def test_an_over_long_heading_or_list_item_is_split_like_a_paragraph() -> None:
     assert plain_text(blocks).split() == " ".join(plain_text(s.blocks) for s in screens).split()
 
 
-def test_a_block_that_fits_nowhere_still_goes_out() -> None:
-    assert [s.text for s in split_into_screens((Paragraph((Span("x"),)),), under(0))] == ["x"]
+@pytest.mark.parametrize(
+    "block",
+    [
+        Paragraph((Span("x"),)),
+        Heading("x", 1),
+        BulletList(((Span("x"),),)),
+        NumberedList(((Span("x"),),), 1),
+        CodeBlock("x"),
+        Table(("x",), (("y",),), ""),
+    ],
+    ids=lambda block: type(block).__name__,
+)
+def test_a_block_that_fits_nowhere_still_goes_out(block: Block) -> None:
+    assert [s.blocks for s in split_into_screens((block,), under(0))] == [(block,)]
 
 
 def test_the_file_is_named_after_the_title() -> None:
@@ -155,6 +170,33 @@ def test_a_numbered_list_keeps_its_numbers_and_a_table_its_cells() -> None:
     assert table_grid(table) == (
         "Yöntem | Maliyet\n-------+--------\nSEO    | Düşük\nReklam | Yüksek"
     )
+
+
+NESTED = """1. Adım bir
+   - detay a
+   - detay b
+2. Adım iki
+
+   Adımın ikinci paragrafı
+3. Adım üç
+   1. alt bir
+   2. alt iki
+"""
+
+
+def test_an_inner_list_and_a_further_paragraph_stay_in_their_item_so_the_numbers_run_on() -> None:
+    (steps,) = article_blocks(NESTED)
+
+    assert plain_text((steps,)) == (
+        "1. Adım bir\n   ◦ detay a\n   ◦ detay b\n"
+        "2. Adım iki\n   Adımın ikinci paragrafı\n"
+        "3. Adım üç\n   1. alt bir\n   2. alt iki"
+    )
+    assert render_screen(Screen((steps,))).plain.splitlines()[:3] == [
+        "  1. Adım bir",
+        "     ◦ detay a",
+        "     ◦ detay b",
+    ], "the terminal lines an inner list up under its item's text"
 
 
 def test_a_numbered_list_split_in_two_counts_on() -> None:

@@ -59,19 +59,22 @@ class LeaseKeeper:
 
     async def renew(self) -> None:
         """Extend every lease held; those another process took are forgotten."""
-        held = list(self._until)
+        held = dict(self._until)
         if not held:
             return
         until = self._clock() + self.lease_for
         kept = await self._db.run(
             lambda s: jobs.renew_leases(s, owner=self.owner, job_ids=held, until=until)
         )
-        for job_id in held:
-            if job_id in kept and job_id in self._until:
+        for job_id, was in held.items():
+            # Work that ended, or a fenced write that renewed the lease, meanwhile knows better.
+            if self._until.get(job_id) != was:
+                continue
+            if job_id in kept:
                 self._until[job_id] = until
-            elif job_id not in kept:
+            else:
                 log.warning("lease on job %s was taken by another process", job_id)
-                self._until.pop(job_id, None)
+                del self._until[job_id]
 
     async def ensure(self, job_id: int) -> None:
         """Raise ``LeaseLost`` unless the job is still this process's for a while yet."""
