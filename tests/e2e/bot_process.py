@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import partial
+from functools import cache, partial
 from http import HTTPStatus
 from pathlib import Path
 
@@ -447,10 +447,12 @@ def deliveries(telegram: FakeTelegram, orders: Iterable[Order]) -> list[Delivere
     return found
 
 
-def _paragraphs(content: str) -> list[str]:
+# Asked again at every look at the chats, for each of hundreds of articles.
+@cache
+def _paragraphs(content: str) -> tuple[str, ...]:
     """The article's plain paragraphs, neither headings, lists nor tables, as a chat shows them."""
     blocks = (block.strip() for block in content.split("\n\n"))
     plain = (
         block for block in blocks if block and not block.startswith(("#", "-", "*", "1.", "|"))
     )
-    return [" ".join(shown_lines(block)) for block in plain]
+    return tuple(" ".join(shown_lines(block)) for block in plain)
