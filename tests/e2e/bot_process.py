@@ -147,6 +147,8 @@ class TelegramGate:
             if self._delays:
                 self.slowed += 1
                 await asyncio.sleep(self._delays.popleft())
+                if await request.is_disconnected():
+                    return Response(status_code=HTTPStatus.BAD_GATEWAY)
             self.passed.append(change)
             self.in_flight += 1
         self.methods.append(method)
