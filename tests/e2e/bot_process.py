@@ -274,6 +274,13 @@ class BotProcess:
             and lease_owner.split(":")[-2:-1] == [str(self._process.pid)]
         )
 
+    def complaints(self) -> list[str]:
+        """The bot's own warnings and errors in the log, for a failure's message."""
+        if not self.log.exists():
+            return []
+        lines = self.log.read_text(errors="replace").splitlines()
+        return [line for line in lines if re.search(r" (WARNING|ERROR|CRITICAL) bot\.", line)]
+
     def log_tail(self) -> str:
         """The end of the process's log, for a failure's message."""
         return self.log.read_text(errors="replace")[-_LOG_TAIL:] if self.log.exists() else ""

@@ -190,7 +190,7 @@ async def test_a_killed_process_articles_arrive_once_soon_after_its_restart(
             await wait_until(partial(resumed, telegram, taken, restarted), takeover, CHECK_INTERVAL)
             await wait_until(partial(all_whole, telegram, orders), DELIVERY_TIMEOUT, CHECK_INTERVAL)
         await bot.stop()
-    assert received_twice(telegram, orders) == []
+    assert received_twice(telegram, orders) == [], "\n".join(bot.complaints())
 
 
 @pytest.mark.parametrize("replicas", [2, 3])
@@ -243,7 +243,9 @@ async def test_replicas_deliver_every_article_exactly_once_through_a_kill_and_a_
             for survivor in survivors:
                 await survivor.stop()
         assert sum(survivor.gate.slowed for survivor in survivors) >= 1, "a round was slowed"
-        assert received_twice(telegram, orders) == []
+        assert received_twice(telegram, orders) == [], "\n".join(
+            line for process in processes for line in process.complaints()
+        )
 
 
 async def test_the_gate_never_passes_on_a_send_its_process_gave_up() -> None:
