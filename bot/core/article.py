@@ -110,7 +110,9 @@ def _blocks(tokens: Sequence[Token], table_note: str) -> Iterator[Block]:
                     # A further paragraph lines up with its item's text.
                     indent = "   " * (in_list - 1 if marker else in_list)
                     spans = (Span(f"\n{indent}{marker}"), *spans)
-                    marker = ""
+                elif marker:
+                    spans = (Span(marker), *spans)
+                marker = ""
                 items[-1] = (*items[-1], *spans)
             case "tr_open":
                 row = []

@@ -197,6 +197,9 @@ def test_an_inner_list_and_a_further_paragraph_stay_in_their_item_so_the_numbers
         "     ◦ detay a",
         "     ◦ detay b",
     ], "the terminal lines an inner list up under its item's text"
+    assert plain_text(article_blocks("1. - iç madde\n   - ikinci\n2. dış\n")) == (
+        "1. ◦ iç madde\n   ◦ ikinci\n2. dış"
+    ), "an item that opens with an inner list"
 
 
 def test_a_numbered_list_split_in_two_counts_on() -> None:
