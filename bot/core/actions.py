@@ -22,6 +22,7 @@ __all__ = [
     "OpenArticle",
     "OrderAgain",
     "OtherTone",
+    "OwnedAction",
     "PickSize",
     "PickTone",
     "ShowPage",
@@ -94,21 +95,26 @@ class Abort(ButtonAction):
 
 
 @dataclass(frozen=True, slots=True)
-class ShowPage(ButtonAction):
+class OwnedAction(ButtonAction):
+    """An action only its owner, the chat user who was shown it, may take."""
+
+    owner: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShowPage(OwnedAction):
     """Show a page of the owner's article list."""
 
     code: ClassVar[str] = "pg"
     patterns = (_SMALL_INT, _SMALL_INT)
-    owner: int
     page: int
 
 
 @dataclass(frozen=True, slots=True)
-class _OnArticle(ButtonAction):
+class _OnArticle(OwnedAction):
     """An action on one article of the owner, named by its upstream id."""
 
     patterns = (_SMALL_INT, _REQUEST_ID)
-    owner: int
     request_id: str
 
 
@@ -120,13 +126,12 @@ class OpenArticle(_OnArticle):
 
 
 @dataclass(frozen=True, slots=True)
-class ExportArticles(ButtonAction):
+class ExportArticles(OwnedAction):
     """Send the owner's finished articles as one zip: of a page of the list, or (0) of the
     last 30 days."""
 
     code: ClassVar[str] = "zp"
     patterns = (_SMALL_INT, _SMALL_INT)
-    owner: int
     page: int
 
 
@@ -145,22 +150,20 @@ class OtherTone(_OnArticle):
 
 
 @dataclass(frozen=True, slots=True)
-class ChooseLanguage(ButtonAction):
+class ChooseLanguage(OwnedAction):
     """Switch the owner's language."""
 
     code: ClassVar[str] = "ln"
     patterns = (_SMALL_INT, _LANGUAGE)
-    owner: int
     language: str
 
 
 @dataclass(frozen=True, slots=True)
-class SwitchAccount(ButtonAction):
+class SwitchAccount(OwnedAction):
     """Log the owner in to another account (1), or keep the current one (0)."""
 
     code: ClassVar[str] = "sw"
     patterns = (_SMALL_INT, _YES_NO)
-    owner: int
     switch: int
 
 

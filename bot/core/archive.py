@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -21,15 +20,18 @@ def articles_zip(articles: Sequence[tuple[str, str]], made_at: datetime) -> byte
 
     Titles that repeat get ``-2``, ``-3``: no file overwrites another when unpacked.
     """
-    seen: Counter[str] = Counter()
+    taken: set[str] = set()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for title, content in articles:
             markdown, html = article_documents(title, content)
-            stem = markdown.filename.removesuffix(".md")
-            seen[stem] += 1
-            if seen[stem] > 1:
-                stem = f"{stem}-{seen[stem]}"
+            named = stem = markdown.filename.removesuffix(".md")
+            # Another title may read like a numbered repeat ("Bulut 2" is bulut-2).
+            number = 1
+            while stem in taken:
+                number += 1
+                stem = f"{named}-{number}"
+            taken.add(stem)
             for document, suffix in ((markdown, ".md"), (html, ".html")):
                 # A fixed time in every entry: the same articles make the same archive.
                 entry = zipfile.ZipInfo(f"{stem}{suffix}", date_time=made_at.timetuple()[:6])

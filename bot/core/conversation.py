@@ -21,6 +21,7 @@ from bot.core.actions import (
     OpenArticle,
     OrderAgain,
     OtherTone,
+    OwnedAction,
     PickSize,
     PickTone,
     ShowPage,
@@ -239,7 +240,12 @@ async def _dispatch(turn: Turn, event: Event) -> None:
 
 
 async def _pressed(turn: Turn, press: Press, data: str) -> None:
-    match parse_action(data):
+    action = parse_action(data)
+    # In a group everyone sees the buttons; a draft's own are checked against the draft.
+    if isinstance(action, OwnedAction) and action.owner != turn.user_id:
+        turn.notice(turn.texts.not_your_button)
+        return
+    match action:
         case PickTone() as action:
             await order.tone_picked(turn, action, press)
         case PickSize() as action:

@@ -24,14 +24,21 @@ from bot.core.texts import LANGUAGES, Texts
 __all__ = [
     "MAX_FILE_BYTES",
     "MAX_FILE_TITLES",
+    "TITLE_FILE_SUFFIXES",
+    "CheckedTitles",
     "FileProblem",
+    "RowProblem",
     "TitleFileRefused",
     "TitleRow",
+    "check_rows",
+    "problem_text",
     "read_titles",
+    "refusal_text",
 ]
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_FILE_TITLES = 100
+TITLE_FILE_SUFFIXES = (".txt", ".csv")
 _HEADINGS = {
     "title": ("baslik", "title"),
     "tone": ("ton", "tone"),
@@ -83,8 +90,7 @@ class TitleRow:
 def read_titles(filename: str, content: bytes | None, size: int) -> list[TitleRow]:
     """The titles of a ``.txt`` or ``.csv`` file; ``content`` is None when it was too large to
     fetch. Raises ``TitleFileRefused``."""
-    suffix = filename.lower().rpartition(".")[2]
-    if suffix not in ("txt", "csv"):
+    if not filename.lower().endswith(TITLE_FILE_SUFFIXES):
         raise TitleFileRefused(FileProblem.KIND)
     if content is None or size > MAX_FILE_BYTES or len(content) > MAX_FILE_BYTES:
         raise TitleFileRefused(FileProblem.TOO_LARGE)
@@ -92,7 +98,8 @@ def read_titles(filename: str, content: bytes | None, size: int) -> list[TitleRo
         # Announced with bytes, none arrived: the platform would not hand the file over.
         raise TitleFileRefused(FileProblem.UNREADABLE)
     text = _decoded(content)
-    rows = _csv_rows(text) if suffix == "csv" else [TitleRow(line) for line in text.splitlines()]
+    csv_file = filename.lower().endswith(".csv")
+    rows = _csv_rows(text) if csv_file else [TitleRow(line) for line in text.splitlines()]
     titles = [row for row in (_cleaned(row) for row in rows) if row.title]
     if not titles:
         raise TitleFileRefused(FileProblem.EMPTY)

@@ -5,17 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.core.events import Upload
-from bot.core.title_files import MAX_FILE_BYTES
+from bot.core.title_files import MAX_FILE_BYTES, TITLE_FILE_SUFFIXES
 
 __all__ = ["names_a_file", "upload_of"]
-
-_SUFFIXES = (".txt", ".csv")
 
 
 def names_a_file(text: str) -> bool:
     """Whether a typed answer is a path to a list of titles rather than a title."""
     line = text.strip()
-    return "\n" not in line and line.lower().endswith(_SUFFIXES)
+    return "\n" not in line and line.lower().endswith(TITLE_FILE_SUFFIXES)
 
 
 def upload_of(text: str) -> Upload | None:

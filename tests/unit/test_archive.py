@@ -31,3 +31,15 @@ def test_each_article_brings_its_markdown_and_html_and_a_repeated_title_is_numbe
     assert archive.read("yapay-zeka-2.md") == "Öteki.".encode()
     assert b"<h1>Yapay Zek" in archive.read("yapay-zeka.html")
     assert articles_zip(articles, MADE) == articles_zip(articles, MADE), "the same bytes each time"
+
+
+def test_a_title_that_reads_like_a_numbered_repeat_keeps_its_own_file() -> None:
+    articles = [("Bulut", "Bir."), ("Bulut", "İki."), ("Bulut 2", "Üç.")]
+
+    archive = zipfile.ZipFile(io.BytesIO(articles_zip(articles, MADE)))
+
+    names = archive.namelist()
+    assert len(names) == len(set(names)) == 6
+    assert sorted(archive.read(name) for name in names if name.endswith(".md")) == sorted(
+        text.encode() for _, text in articles
+    )

@@ -15,11 +15,21 @@ from decimal import Decimal
 import pytest
 
 from bot.api import Article, ArticleStatus, ServiceUnavailable
+from bot.core.actions import (
+    ButtonAction,
+    ChooseLanguage,
+    ExportArticles,
+    OpenArticle,
+    OrderAgain,
+    OtherTone,
+    ShowPage,
+    SwitchAccount,
+)
 from bot.core.events import Press, Upload
 from bot.core.ports import ChatPresenter
 from bot.core.screens import Delete, Effect, Notice, SendDocument
 from bot.core.texts import texts_for
-from tests.dialog_harness import Chat, Harness, labels, scripted, texts
+from tests.dialog_harness import Chat, Harness, labels, scripted, text_of, texts
 from tests.fake_upstream import EMAIL, PASSWORD, FakeUpstream
 
 TITLE = "Sürdürülebilir tarımın geleceği"
@@ -138,6 +148,35 @@ async def test_another_users_press_changes_nothing(h: Harness, upstream: FakeUps
 
     assert any(isinstance(effect, Notice) for effect in effects)
     assert upstream.of("create") == []
+
+
+# Someone else's: no chat user of these tests has this id.
+_OWNER = 999_999
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        ShowPage(_OWNER, 1),
+        OpenArticle(_OWNER, "r1"),
+        ExportArticles(_OWNER, 1),
+        OrderAgain(_OWNER, "r1"),
+        OtherTone(_OWNER, "r1"),
+        ChooseLanguage(_OWNER, "en"),
+        SwitchAccount(_OWNER, 1),
+    ],
+    ids=lambda action: type(action).__name__,
+)
+async def test_a_button_of_another_user_does_nothing_whatever_it_would_do(
+    h: Harness, upstream: FakeUpstream, action: ButtonAction
+) -> None:
+    stranger = await logged_in(h, "stranger")
+    asked = len(upstream.asked)
+
+    effects = await stranger.send(Press(action.encode(), "42"))
+
+    assert [text_of(e) for e in effects] == ["Bu düğme size ait değil."]
+    assert upstream.asked[asked:] == []
 
 
 async def test_an_orders_progress_line_comes_after_the_answer_that_placed_it(

@@ -20,7 +20,14 @@ from bot.core.turn import Turn
 from storage import jobs
 from storage.models import Job
 
-__all__ = ["PAGE_SIZE", "archive_pressed", "article_opened", "list_articles", "page_shown"]
+__all__ = [
+    "PAGE_SIZE",
+    "archive_pressed",
+    "article_by_id",
+    "article_opened",
+    "list_articles",
+    "page_shown",
+]
 
 PAGE_SIZE = 5
 _EPOCH = datetime.min.replace(tzinfo=UTC)
@@ -39,9 +46,6 @@ async def list_articles(turn: Turn, command: Command) -> None:
 
 async def page_shown(turn: Turn, action: ShowPage, press: Press) -> None:
     """Show another page in place of the pressed one."""
-    if action.owner != turn.user_id:
-        turn.notice(turn.texts.not_your_button)
-        return
     turn.replace(press.message_id, await _page(turn, action.page))
 
 
@@ -149,12 +153,7 @@ def _next(texts: Texts) -> str:
 
 async def article_opened(turn: Turn, action: OpenArticle, press: Press) -> None:
     """Send a finished article again in full, with its file."""
-    if action.owner != turn.user_id:
-        turn.notice(turn.texts.not_your_button)
-        return
-    api = turn.services.api
-    found = await turn.upstream(lambda token: api.articles(token, request_id=action.request_id))
-    article = next((a for a in found if a.request_id == action.request_id), None)
+    article = await article_by_id(turn, action.request_id)
     if article is None or not article.finished or article.content is None:
         turn.notice(turn.texts.article_not_ready)
         return
@@ -169,9 +168,6 @@ async def article_opened(turn: Turn, action: OpenArticle, press: Press) -> None:
 
 async def archive_pressed(turn: Turn, action: ExportArticles, press: Press) -> None:
     """Send the finished articles of a page, or of the last 30 days, as one zip."""
-    if action.owner != turn.user_id:
-        turn.notice(turn.texts.not_your_button)
-        return
     texts = turn.texts
     articles = await _articles(turn)
     now = turn.services.clock()
@@ -208,6 +204,12 @@ async def _content(turn: Turn, article: Article) -> str:
     """The article's text: from the list, else asked for by its id (the list may leave it out)."""
     if article.finished and article.content:
         return article.content
+    found = await article_by_id(turn, article.request_id)
+    return (found.content if found else None) or ""
+
+
+async def article_by_id(turn: Turn, request_id: str) -> Article | None:
+    """One of the user's articles as the service has it now; None when it has no such one."""
     api = turn.services.api
-    found = await turn.upstream(lambda token: api.articles(token, request_id=article.request_id))
-    return next((a.content or "" for a in found if a.request_id == article.request_id), "")
+    found = await turn.upstream(lambda token: api.articles(token, request_id=request_id))
+    return next((article for article in found if article.request_id == request_id), None)

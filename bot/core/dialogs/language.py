@@ -27,9 +27,6 @@ async def choose_language(turn: Turn, command: Command) -> None:
 
 async def language_chosen(turn: Turn, action: ChooseLanguage, press: Press) -> None:
     """Store the pressed language."""
-    if action.owner != turn.user_id:
-        turn.notice(turn.texts.not_your_button)
-        return
     await _switch(turn, action.language, message_id=press.message_id)
 
 

@@ -73,9 +73,6 @@ def _ask_to_switch(turn: Turn, signed_in: SignedIn) -> None:
 
 async def switch_chosen(turn: Turn, action: SwitchAccount, press: Press) -> None:
     """Ask for the other account's e-mail, or keep the one logged in."""
-    if action.owner != turn.user_id:
-        turn.notice(turn.texts.not_your_button)
-        return
     if action.switch and turn.origin.private:
         await _ask_email(turn, press.message_id)
         return

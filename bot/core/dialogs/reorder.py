@@ -7,7 +7,7 @@ once-only purchase as ``/yaz``.
 from __future__ import annotations
 
 from bot.core.actions import OrderAgain, OtherTone
-from bot.core.dialogs import order
+from bot.core.dialogs import articles, order
 from bot.core.forms import title_problem
 from bot.core.inputs import one_line
 from bot.core.turn import Turn
@@ -18,9 +18,6 @@ __all__ = ["again_pressed"]
 
 async def again_pressed(turn: Turn, action: OrderAgain | OtherTone) -> None:
     """Start the new order: straight to its summary, or to the tone when another is wanted."""
-    if action.owner != turn.user_id:
-        turn.notice(turn.texts.not_your_button)
-        return
     await turn.services.accounts.require(turn.user_id)
     earlier = await turn.store(lambda s: jobs.job_by_request_id(s, request_id=action.request_id))
     if earlier is not None and earlier.chat_user_id == turn.user_id:
@@ -35,6 +32,5 @@ async def again_pressed(turn: Turn, action: OrderAgain | OtherTone) -> None:
 
 
 async def _upstream_title(turn: Turn, request_id: str) -> str:
-    api = turn.services.api
-    found = await turn.upstream(lambda token: api.articles(token, request_id=request_id))
-    return next((one_line(a.title or "") for a in found if a.request_id == request_id), "")
+    found = await articles.article_by_id(turn, request_id)
+    return one_line(found.title or "") if found else ""
