@@ -1,6 +1,6 @@
 """The article service's typed async client, its models and its error tree."""
 
-from bot.api.client import DEFAULT_BULK_PATH, NEWEST_ARTICLES, ArticleApi
+from bot.api.client import DEFAULT_BULK_PATH, NEWEST_ARTICLES, ArticleApi, CallReport
 from bot.api.errors import (
     ArticleApiError,
     InsufficientBalance,
@@ -38,6 +38,7 @@ __all__ = [
     "ArticleApi",
     "ArticleApiError",
     "ArticleStatus",
+    "CallReport",
     "CreatedJob",
     "InsufficientBalance",
     "LoginInvalid",

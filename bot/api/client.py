@@ -33,13 +33,33 @@ from bot.api.errors import (
 )
 from bot.api.models import Article, CreatedJob, Size, TokenPair, Tone, Topic
 
-__all__ = ["DEFAULT_BULK_PATH", "NEWEST_ARTICLES", "ArticleApi", "CallObserver"]
+__all__ = ["DEFAULT_BULK_PATH", "NEWEST_ARTICLES", "ArticleApi", "CallObserver", "CallReport"]
 
 logger = logging.getLogger("bot.api")
 
 T = TypeVar("T")
-# Told of every call: the operation's name, ``ok`` or the error's class name, and the seconds.
-CallObserver = Callable[[str, str, float], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class CallReport:
+    """One finished call: what was asked, whether it was paid, how long it took, how it failed."""
+
+    operation: str
+    paid: bool
+    seconds: float
+    failure: ArticleApiError | None = None
+    interrupted: bool = False
+
+    @property
+    def outcome(self) -> str:
+        """``ok``, ``interrupted`` or the failure's class name: a label to count by."""
+        if self.failure is not None:
+            return type(self.failure).__name__
+        return "interrupted" if self.interrupted else "ok"
+
+
+# Told of every call, after it ends.
+CallObserver = Callable[[CallReport], Awaitable[None]]
 
 
 class _Kind(enum.Enum):
@@ -208,8 +228,9 @@ class ArticleApi:
         url = self._base_url + quote(operation.path, safe="/%")
         started = time.perf_counter()
         outcome: str | None = None
-        # The observer's outcome: ``ok``, the error's class, or a cancelled call's mark.
-        result = "interrupted"
+        failure: ArticleApiError | None = None
+        # Stays true only when the call is cancelled before it ends either way.
+        interrupted = True
         try:
             response = await self._http.request(
                 operation.method, url, json=body, params=params, headers=headers
@@ -217,12 +238,12 @@ class ArticleApi:
             outcome = str(response.status_code)
             response.raise_for_status()
             value = read(_payload(response))
-            result = "ok"
+            interrupted = False
             return value
         except (httpx.HTTPError, UnexpectedResponse, *_UNREADABLE_BODY) as err:
             outcome = outcome or type(err).__name__
             failure = _api_error(err, operation)
-            result = type(failure).__name__
+            interrupted = False
             raise failure from err
         finally:
             # Path and status only: bodies and headers carry passwords and tokens.
@@ -231,7 +252,9 @@ class ArticleApi:
                 "%s %s -> %s in %.0f ms", operation.method, operation.path, outcome, elapsed * 1000
             )
             if self._observer is not None:
-                await self._observer(operation.name, result, elapsed)
+                paid = operation.kind is _Kind.PAID
+                call = CallReport(operation.name, paid, elapsed, failure, interrupted)
+                await self._observer(call)
 
 
 def _order(title: str, tone: int, size: int) -> dict[str, object]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot import metrics
+from bot.api import CallReport
 from bot.core.alerts import AlertCause, Alerts
 from bot.core.clock import Clock
 
@@ -17,11 +18,6 @@ __all__ = ["UPSTREAM_DOWN_AFTER", "Operations", "StatusFacts"]
 
 # The upstream counts as down, and the admin chat is told, after failing this long.
 UPSTREAM_DOWN_AFTER = timedelta(minutes=5)
-# Outcomes of an upstream call that say the service could not be reached.
-_UNREACHABLE = frozenset({"ServiceUnavailable", "OutcomeUnknown"})
-_PAID_OPERATIONS = frozenset({"create", "bulk create"})
-# Failures of a paid call after which it may still have been charged (the reconciler looks).
-_UNCERTAIN = frozenset({"OutcomeUnknown", "UnexpectedResponse"})
 _DELIVERED = "delivered"
 
 
@@ -70,17 +66,18 @@ class Operations:
         """A user confirmed an order."""
         metrics.ORDERS.labels("confirmed").inc()
 
-    async def upstream_called(self, operation: str, outcome: str, seconds: float) -> None:
-        """One call to the article service ended, ``ok`` or with its error's class name."""
+    async def upstream_called(self, call: CallReport) -> None:
+        """One call to the article service ended; its failure, if any, says what it means."""
+        operation, outcome, failure = call.operation, call.outcome, call.failure
         metrics.UPSTREAM_CALLS.labels(operation, outcome).inc()
-        metrics.UPSTREAM_SECONDS.labels(operation).observe(seconds)
-        if operation in _PAID_OPERATIONS:
+        metrics.UPSTREAM_SECONDS.labels(operation).observe(call.seconds)
+        if call.paid:
             if outcome == "ok":
                 metrics.ORDERS.labels("charged").inc()
-            elif outcome in _UNCERTAIN:
+            elif failure is not None and failure.may_have_charged:
                 await self.order_uncertain("unknown")
         now = self._clock()
-        if outcome not in _UNREACHABLE:
+        if failure is None or not failure.unreachable:
             if outcome != "ok":
                 self._last_error = f"{operation}: {outcome}"
             self._failing_since = None

@@ -31,7 +31,6 @@ from bot.api import (
     RateLimited,
     RequestRejected,
     TokenRejected,
-    UnexpectedResponse,
 )
 from bot.core.durations import estimate_seconds
 from bot.core.errors import NotLoggedIn
@@ -168,7 +167,7 @@ async def _record_jobs(
 
 def _ambiguous(err: _Failure) -> bool:
     """Whether the failed call may still have been charged."""
-    return isinstance(err, OutcomeUnknown | UnexpectedResponse)
+    return isinstance(err, ArticleApiError) and err.may_have_charged
 
 
 def _reason(turn: Turn, err: _Failure) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.api import CallReport, LoginRejected, ServiceUnavailable
 from bot.core.access import AllowLists, Gate
 from bot.core.alerts import Alerts, admin_chat
 from bot.core.events import ChatAddress, Origin, UserKey
@@ -31,6 +32,14 @@ def operations(clock: ManualClock, admin: RecordingMessenger) -> Operations:
     return Operations(clock=clock, alerts=alerts, version="1.2.3")
 
 
+def _call(operation: str, failure: ServiceUnavailable | LoginRejected | None = None) -> CallReport:
+    return CallReport(operation, paid=False, seconds=0.1, failure=failure)
+
+
+def _down(operation: str) -> CallReport:
+    return _call(operation, ServiceUnavailable(f"{operation}: ConnectError"))
+
+
 def _told(admin: RecordingMessenger) -> list[str]:
     assert all(call.chat == ADMIN for call in admin.calls)
     return [call.text for call in admin.calls]
@@ -39,22 +48,22 @@ def _told(admin: RecordingMessenger) -> list[str]:
 async def test_an_unreachable_upstream_is_told_after_five_minutes_hourly_and_on_recovery(
     clock: ManualClock, admin: RecordingMessenger, operations: Operations
 ) -> None:
-    await operations.upstream_called("balance", "ServiceUnavailable", 0.1)
+    await operations.upstream_called(_down("balance"))
     clock.advance(4 * MINUTE)
-    await operations.upstream_called("articles", "ServiceUnavailable", 0.1)
+    await operations.upstream_called(_down("articles"))
     assert _told(admin) == []
     clock.advance(2 * MINUTE)
-    await operations.upstream_called("articles", "ServiceUnavailable", 0.1)
+    await operations.upstream_called(_down("articles"))
     clock.advance(30 * MINUTE)
-    await operations.upstream_called("articles", "ServiceUnavailable", 0.1)
+    await operations.upstream_called(_down("articles"))
     assert _told(admin) == [
         "Makale servisine 6 dakikadır ulaşılamıyor. Son hata: articles: ServiceUnavailable"
     ]
     clock.advance(31 * MINUTE)
-    await operations.upstream_called("articles", "ServiceUnavailable", 0.1)
+    await operations.upstream_called(_down("articles"))
     assert len(_told(admin)) == 2, "told again after an hour"
-    await operations.upstream_called("articles", "ok", 0.1)
-    await operations.upstream_called("balance", "ok", 0.1)
+    await operations.upstream_called(_call("articles"))
+    await operations.upstream_called(_call("balance"))
     assert len(_told(admin)) == 3
     assert _told(admin)[-1].startswith("Düzeldi: Makale servisine")
     assert operations.facts().last_upstream_error == "articles: ServiceUnavailable"
@@ -63,11 +72,11 @@ async def test_an_unreachable_upstream_is_told_after_five_minutes_hourly_and_on_
 async def test_a_rejection_is_no_outage(
     clock: ManualClock, admin: RecordingMessenger, operations: Operations
 ) -> None:
-    await operations.upstream_called("balance", "ServiceUnavailable", 0.1)
+    await operations.upstream_called(_down("balance"))
     clock.advance(3 * MINUTE)
-    await operations.upstream_called("login", "LoginRejected", 0.1)
+    await operations.upstream_called(_call("login", LoginRejected("login: 401")))
     clock.advance(3 * MINUTE)
-    await operations.upstream_called("balance", "ServiceUnavailable", 0.1)
+    await operations.upstream_called(_down("balance"))
     assert _told(admin) == [], "the service answered in between"
 
 
