@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -62,70 +62,100 @@ def _text(inline: Token) -> str:
     return "".join(span.text for span in _spans(inline))
 
 
-def _blocks(tokens: Sequence[Token], table_note: str) -> Iterator[Block]:
-    items: list[tuple[Span, ...]] = []
+@dataclass
+class _Lists:
+    """The outermost list being read, with the lists inside its items."""
+
+    items: list[tuple[Span, ...]] = field(default_factory=list)
     # The outermost list's start number; None while it is a bullet list.
     start: int | None = None
-    in_list = 0
+    depth: int = 0
     # The next number of each list inside the outermost one (None: bullets), and the marker
     # of the inner item whose first line comes next.
-    inner: list[int | None] = []
-    marker = ""
-    rows: list[tuple[str, ...]] = []
-    row: list[str] = []
+    inner: list[int | None] = field(default_factory=list)
+    marker: str = ""
+
+    def open(self, token: Token) -> None:
+        number = int(token.attrGet("start") or 1) if token.type == "ordered_list_open" else None
+        if self.depth == 0:
+            self.start = number
+        else:
+            self.inner.append(number)
+        self.depth += 1
+
+    def close(self) -> Block | None:
+        """The outermost list once it ends with items; None for an inner one."""
+        self.depth -= 1
+        if self.depth > 0:
+            self.inner.pop()
+            return None
+        listed, start = tuple(self.items), self.start
+        self.items, self.start = [], None
+        if not listed:
+            return None
+        return BulletList(listed) if start is None else NumberedList(listed, start)
+
+    def open_item(self) -> None:
+        if self.depth == 1:
+            self.items.append(())
+            return
+        number = self.inner[-1]
+        self.marker = "◦ " if number is None else f"{number}. "
+        if number is not None:
+            self.inner[-1] = number + 1
+
+    def add(self, spans: tuple[Span, ...]) -> None:
+        """An item's text; an inner list or a further paragraph stays inside its item, on
+        lines of its own, so the outer list's numbers run on as the article has them."""
+        if self.items[-1]:
+            # A further paragraph lines up with its item's text.
+            indent = "   " * (self.depth - 1 if self.marker else self.depth)
+            spans = (Span(f"\n{indent}{self.marker}"), *spans)
+        elif self.marker:
+            spans = (Span(self.marker), *spans)
+        self.marker = ""
+        self.items[-1] = (*self.items[-1], *spans)
+
+
+@dataclass
+class _Rows:
+    """The rows of the table being read."""
+
+    rows: list[tuple[str, ...]] = field(default_factory=list)
+    row: list[str] = field(default_factory=list)
+
+    def close(self, table_note: str) -> Table:
+        header, *body = self.rows
+        self.rows = []
+        note = table_note.format(columns=", ".join(cell for cell in header if cell))
+        return Table(header, tuple(body), note)
+
+
+def _blocks(tokens: Sequence[Token], table_note: str) -> Iterator[Block]:
+    lists, table = _Lists(), _Rows()
     for index, token in enumerate(tokens):
         following = tokens[index + 1] if index + 1 < len(tokens) else None
         match token.type:
             case "heading_open" if following is not None:
                 yield Heading(_text(following), int(token.tag[1:]))
             case "bullet_list_open" | "ordered_list_open":
-                number = (
-                    int(token.attrGet("start") or 1) if token.type == "ordered_list_open" else None
-                )
-                if in_list == 0:
-                    start = number
-                else:
-                    inner.append(number)
-                in_list += 1
+                lists.open(token)
             case "bullet_list_close" | "ordered_list_close":
-                in_list -= 1
-                if in_list > 0:
-                    inner.pop()
-                elif items:
-                    listed = tuple(items)
-                    yield BulletList(listed) if start is None else NumberedList(listed, start)
-                    items, start = [], None
-            case "list_item_open" if in_list == 1:
-                items.append(())
+                if (listed := lists.close()) is not None:
+                    yield listed
             case "list_item_open":
-                number = inner[-1]
-                marker = "◦ " if number is None else f"{number}. "
-                if number is not None:
-                    inner[-1] = number + 1
-            # An inner list or a further paragraph stays inside its item, on lines of its
-            # own, so the outer list's numbers run on as the article has them.
-            case "inline" if in_list and items:
-                spans = _spans(token)
-                if items[-1]:
-                    # A further paragraph lines up with its item's text.
-                    indent = "   " * (in_list - 1 if marker else in_list)
-                    spans = (Span(f"\n{indent}{marker}"), *spans)
-                elif marker:
-                    spans = (Span(marker), *spans)
-                marker = ""
-                items[-1] = (*items[-1], *spans)
+                lists.open_item()
+            case "inline" if lists.depth and lists.items:
+                lists.add(_spans(token))
             case "tr_open":
-                row = []
+                table.row = []
             case "th_open" | "td_open" if following is not None:
-                row.append(_text(following) if following.type == "inline" else "")
+                table.row.append(_text(following) if following.type == "inline" else "")
             case "tr_close":
-                rows.append(tuple(row))
-            case "table_close" if rows:
-                header, *body = rows
-                note = table_note.format(columns=", ".join(cell for cell in header if cell))
-                yield Table(header, tuple(body), note)
-                rows = []
-            case "paragraph_open" if not in_list and following is not None:
+                table.rows.append(tuple(table.row))
+            case "table_close" if table.rows:
+                yield table.close(table_note)
+            case "paragraph_open" if not lists.depth and following is not None:
                 spans = _spans(following)
                 if spans:
                     yield Paragraph(spans)
