@@ -1,7 +1,8 @@
 """The terminal chat: the same dialogs as Telegram and Slack, typed in a terminal."""
 
-from bot.shell.chat import PLATFORM, ShellChat, parse_line
+from bot.shell.chat import PLATFORM, ShellChat
 from bot.shell.lines import PipedLines, PromptLines
 from bot.shell.messenger import ShellMessenger
+from bot.shell.parsing import parse_line
 
 __all__ = ["PLATFORM", "PipedLines", "PromptLines", "ShellChat", "ShellMessenger", "parse_line"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from bot.core.events import Command, Press, Text
 from bot.core.screens import Button, Screen
-from bot.shell.chat import parse_line
 from bot.shell.choices import Choices
 from bot.shell.lines import masked
+from bot.shell.parsing import parse_line
 from bot.shell.render import render_screen
 
 SIZES = Choices.of(
