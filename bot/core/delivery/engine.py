@@ -16,9 +16,9 @@ import logging
 from collections.abc import Mapping
 from datetime import timedelta
 
-from bot.core import reconcile as reconciliation
 from bot.core.accounts import Accounts
 from bot.core.clock import Clock
+from bot.core.delivery import reconcile as reconciliation
 from bot.core.delivery.leases import LeaseKeeper
 from bot.core.delivery.outbox import Outbox
 from bot.core.delivery.poller import Poller

@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Protocol
 
 from sqlmodel import Session
 
 from bot.api import NEWEST_ARTICLES, Article, ArticleApiError
 from bot.core.accounts import Accounts
 from bot.core.clock import Clock
+from bot.core.delivery.outbox import Outbox
 from bot.core.errors import NotLoggedIn, SessionExpired
 from bot.core.events import ChatAddress
 from bot.core.money import to_kurus
@@ -41,19 +41,6 @@ log = logging.getLogger(__name__)
 
 # The upstream's clock and ours may disagree by this much about when a job was created.
 CLOCK_SKEW = timedelta(minutes=2)
-
-
-class Outbox(Protocol):
-    """How reconciling speaks to users (``bot.core.delivery.Outbox`` is the one implementation)."""
-
-    async def tell(self, user: ChatUser, chat: ChatAddress, say: Callable[[Texts], str]) -> None:
-        """Post a short notice in the user's language."""
-
-    async def session_ended(self, user: ChatUser, chat: ChatAddress) -> None:
-        """Tell the user their upstream session ended and they must log in again."""
-
-    async def announce(self, job: Job) -> None:
-        """Post the progress message of a job."""
 
 
 @dataclass(frozen=True, slots=True)
