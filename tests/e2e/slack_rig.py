@@ -22,6 +22,7 @@ from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox, running_sandb
 from storage import generate_key
 from tests.e2e.fake_slack import FakeSlack
 from tests.e2e.fake_slack.server import APP_TOKEN
+from tests.schema import migrated_sqlite
 
 TOKEN = "xoxb-1-fake-bot-token-for-tests"
 SECRET = "fake-slack-signing-secret"
@@ -264,7 +265,7 @@ async def slack_rig(
         options: dict[str, object] = {
             "_env_file": None,
             "article_api_url": sandbox.url,
-            "database_url": f"sqlite:///{tmp_path / 'bot.db'}",
+            "database_url": migrated_sqlite(tmp_path / "bot.db"),
             "token_encryption_key": generate_key(),
             "slack_bot_token": TOKEN,
             "slack_signing_secret": SECRET,
