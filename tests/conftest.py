@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import socket
@@ -137,6 +138,19 @@ def database(database_url: str) -> Iterator[Database]:
 def sqlite_database(tmp_path: Path) -> Iterator[Database]:
     """A migrated SQLite database, for tests with nothing to prove on PostgreSQL."""
     yield from _migrated(f"sqlite:///{tmp_path / 'bot.db'}")
+
+
+@pytest.fixture
+def logging_restored() -> Iterator[None]:
+    """Whatever the test does to logging's set-up (handlers, levels) is undone after it."""
+    root = logging.getLogger()
+    levels = {name: logging.getLogger(name).level for name in logging.root.manager.loggerDict}
+    handlers, level = root.handlers[:], root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    for name in list(logging.root.manager.loggerDict):
+        logging.getLogger(name).setLevel(levels.get(name, logging.NOTSET))
 
 
 @pytest.fixture

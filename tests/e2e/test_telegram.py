@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import io
-import logging
 import os
 import re
 import signal
 import subprocess
 import sys
 import zipfile
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -273,19 +272,12 @@ async def test_spending_shows_the_charged_order_and_the_balance(rig: Rig) -> Non
 
 
 @pytest.fixture
-def production_logging() -> Iterator[io.StringIO]:
+def production_logging(logging_restored: None) -> io.StringIO:
     """The bot's own logging set-up at DEBUG, into a buffer; undone afterwards."""
-    root = logging.getLogger()
-    levels = {name: logging.getLogger(name).level for name in logging.root.manager.loggerDict}
-    handlers, level = root.handlers[:], root.level
     buffer = io.StringIO()
     # No known secrets: the caps and the token patterns alone must keep the log clean.
     configure_logging("DEBUG", secrets=[], stream=buffer)
-    yield buffer
-    root.handlers[:] = handlers
-    root.setLevel(level)
-    for name, saved in levels.items():
-        logging.getLogger(name).setLevel(saved)
+    return buffer
 
 
 async def test_the_log_of_a_whole_session_holds_no_secret(
