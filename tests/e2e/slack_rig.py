@@ -146,7 +146,7 @@ class SlackRig:
         return next((message for message in reversed(shown) if text in text_of(message)), None)
 
     async def until(
-        self, user: str, text: str, *, since: int = 0, timeout: float = 10
+        self, user: str, text: str, *, since: int = 0, timeout: float = 30
     ) -> dict[str, Any]:
         """Wait for an ephemeral message (new or replaced) from ``since`` on with ``text``."""
         await self.slack.wait_for(lambda: self.shown(user, text, since) is not None, timeout)

@@ -78,7 +78,7 @@ class Rig:
         return None
 
     async def until(
-        self, chat_id: int, text: str, timeout: float = 10, since: int = 0
+        self, chat_id: int, text: str, timeout: float = 30, since: int = 0
     ) -> StoredMessage:
         """Wait for a bot message (new or edited) from ``since`` on containing ``text``."""
         await self.telegram.wait_for(lambda: self.shown(chat_id, text, since) is not None, timeout)

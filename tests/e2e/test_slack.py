@@ -71,9 +71,9 @@ async def channel_post(rig: SlackRig, channel: str) -> dict[str, Any]:
 
 async def delivered(rig: SlackRig, channel: str, post: dict[str, Any]) -> list[dict[str, Any]]:
     """Wait for the article's file in the post's thread; the thread's text messages."""
-    await rig.slack.wait_for(lambda: len(rig.slack.files) == 2, timeout=15)
+    await rig.slack.wait_for(lambda: len(rig.slack.files) == 2, timeout=60)
     await rig.slack.wait_for(
-        lambda: "Makaleniz hazır" in text_of(rig.slack.messages(channel)[0]), timeout=15
+        lambda: "Makaleniz hazır" in text_of(rig.slack.messages(channel)[0]), timeout=60
     )
     for file in rig.slack.files:
         assert (file.channel_id, file.thread_ts) == (channel, post["ts"])
@@ -259,7 +259,7 @@ async def test_commands_are_acknowledged_within_three_seconds_of_a_slow_upstream
     started = time.monotonic()
     await rig.command("/bakiye")
     assert time.monotonic() - started < 3.0
-    await rig.until(ALICE, "Bakiyeniz: 500,00 TL", since=since, timeout=15)
+    await rig.until(ALICE, "Bakiyeniz: 500,00 TL", since=since, timeout=30)
 
 
 async def test_a_request_with_a_bad_signature_is_refused_and_does_nothing(
