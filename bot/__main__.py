@@ -153,7 +153,13 @@ def main(argv: Sequence[str] | None = None) -> None:
                 settings.data_dir.mkdir(parents=True, exist_ok=True)
                 log_path = settings.data_dir / SHELL_LOG
                 log_file = open_files.enter_context(log_path.open("a", encoding="utf-8"))
-            configure_logging(settings.log_level, _secrets(settings), log_file, settings.log_format)
+            configure_logging(
+                settings.log_level,
+                _secrets(settings),
+                log_file,
+                settings.log_format,
+                settings.log_level_libraries,
+            )
             match args.command:
                 case "shell":
                     asyncio.run(_shell(settings, args))

@@ -86,6 +86,10 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     log_format: Literal["text", "json"] = "text"
 
+    # Logging of the libraries (markdown-it, httpx, the chat platforms' SDKs...): their own
+    # DEBUG lines drown the bot's, so they are asked for apart.
+    log_level_libraries: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "WARNING"
+
     @field_validator(
         "allowed_telegram_users",
         "allowed_telegram_chats",
@@ -106,7 +110,7 @@ class Settings(BaseSettings):
             raise ValueError("must be a Telegram chat id, or slack: and a Slack channel id")
         return value
 
-    @field_validator("log_level", mode="before")
+    @field_validator("log_level", "log_level_libraries", mode="before")
     @classmethod
     def _upper_log_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value

@@ -26,6 +26,8 @@ _PATTERNS = (
     re.compile(r"(?i)(bearer\s+)[^\s'\",]+"),
     re.compile(r"(?i)((?:password|refresh_?token|access_?token)['\"]?\s*[:=]\s*['\"]?)[^\s'\",}]+"),
 )
+# The bot's own loggers; every other one is a library's, held to the libraries' level.
+_OWN = ("bot", "storage")
 # Libraries that log secrets at low levels are held to these levels.
 _CAPPED = {
     "httpx": logging.WARNING,
@@ -101,8 +103,14 @@ def configure_logging(
     secrets: Iterable[str] = (),
     stream: TextIO | None = None,
     log_format: Literal["text", "json"] = "text",
+    library_level: str = "WARNING",
 ) -> None:
-    """Log to stderr (or ``stream``) through a redacting formatter; noisy libraries are capped."""
+    """Log to stderr (or ``stream``) through a redacting formatter.
+
+    The bot's own loggers log at ``level``; every library's at ``library_level`` or
+    ``level``, whichever is higher (markdown-it alone writes hundreds of DEBUG lines an
+    article), and those that log secrets never below their caps.
+    """
     handler = logging.StreamHandler(stream or sys.stderr)
     formatter: logging.Formatter = (
         RedactingJsonFormatter(_FIELDS, secrets)
@@ -112,6 +120,10 @@ def configure_logging(
     handler.setFormatter(formatter)
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(level)
+    libraries = max(logging.getLevelName(level), logging.getLevelName(library_level))
+    # Loggers without a level of their own, the libraries', take the root's.
+    root.setLevel(libraries)
+    for name in _OWN:
+        logging.getLogger(name).setLevel(level)
     for name, floor in _CAPPED.items():
-        logging.getLogger(name).setLevel(max(floor, logging.getLevelName(level)))
+        logging.getLogger(name).setLevel(max(floor, libraries))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import socket
@@ -15,10 +16,21 @@ from psycopg import sql
 from sqlalchemy import make_url
 
 from storage import ChatUser, Database, TokenCipher, generate_key, users
+from tests.schema import migrated_sqlite
 
 _LOCAL_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 # Each test folder is a tier with a marker of its name: `pytest -m unit` runs in seconds.
 _TIERS = ("unit", "integration", "e2e")
+_HERE = Path(__file__).parent
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With ``-m`` naming one tier alone, leave the other tiers' folders unread: importing
+    their servers and platforms would take longer than the unit tier runs."""
+    wanted = config.getoption("markexpr")
+    if wanted in _TIERS and collection_path.parent == _HERE and collection_path.name in _TIERS:
+        return collection_path.name != wanted
+    return None
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -100,9 +112,14 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 def _migrated(url: str) -> Iterator[Database]:
+    """The database at ``url`` migrated: on SQLite a copy of the process's migrated template."""
+    sqlite_file = make_url(url).database if url.startswith("sqlite:///") else None
+    if sqlite_file:
+        url = migrated_sqlite(Path(sqlite_file))
     database = Database.connect(url)
     try:
-        database.migrate()
+        if not sqlite_file:
+            database.migrate()
         yield database
     finally:
         database.dispose()
@@ -110,7 +127,10 @@ def _migrated(url: str) -> Iterator[Database]:
 
 @pytest.fixture
 def database(database_url: str) -> Iterator[Database]:
-    """A migrated database, once on SQLite and once on PostgreSQL; disposed after the test."""
+    """A migrated database, once on SQLite and once on PostgreSQL; disposed after the test.
+
+    ``database_url`` names the same database, for processes the test starts.
+    """
     yield from _migrated(database_url)
 
 
@@ -118,6 +138,19 @@ def database(database_url: str) -> Iterator[Database]:
 def sqlite_database(tmp_path: Path) -> Iterator[Database]:
     """A migrated SQLite database, for tests with nothing to prove on PostgreSQL."""
     yield from _migrated(f"sqlite:///{tmp_path / 'bot.db'}")
+
+
+@pytest.fixture
+def logging_restored() -> Iterator[None]:
+    """Whatever the test does to logging's set-up (handlers, levels) is undone after it."""
+    root = logging.getLogger()
+    levels = {name: logging.getLogger(name).level for name in logging.root.manager.loggerDict}
+    handlers, level = root.handlers[:], root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    for name in list(logging.root.manager.loggerDict):
+        logging.getLogger(name).setLevel(levels.get(name, logging.NOTSET))
 
 
 @pytest.fixture

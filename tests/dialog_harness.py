@@ -15,6 +15,7 @@ from bot.sandbox import RunningSandbox, running_sandbox
 from storage import generate_key
 from tests.fake_upstream import FakeUpstream
 from tests.fakes import ManualClock, RecordingMessenger
+from tests.schema import migrated_sqlite, scratch_folder
 
 PLATFORM = "test"
 
@@ -120,7 +121,7 @@ async def harness(tmp_path: Path, **settings: object) -> AsyncIterator[Harness]:
         config = load_settings(
             _env_file=None,
             article_api_url=sandbox.url,
-            database_url=f"sqlite:///{tmp_path / 'bot.db'}",
+            database_url=migrated_sqlite(tmp_path / "bot.db"),
             token_encryption_key=generate_key(),
             article_api_timeout_seconds=2.0,
             **settings,
@@ -135,16 +136,17 @@ async def harness(tmp_path: Path, **settings: object) -> AsyncIterator[Harness]:
 
 @asynccontextmanager
 async def scripted(upstream: FakeUpstream) -> AsyncIterator[Harness]:
-    """A bot on an in-memory database and a scripted upstream: no sandbox, socket or file."""
-    config = load_settings(
-        _env_file=None,
-        # Never dialled: the fake stands in for the client.
-        article_api_url="http://127.0.0.1:9",
-        database_url="sqlite://",
-        token_encryption_key=generate_key(),
-    )
-    clock = ManualClock()
-    async with running_bot(config, clock=clock, api=upstream) as bot:
-        messenger = RecordingMessenger()
-        bot.messengers[PLATFORM] = messenger
-        yield Harness(bot, None, messenger, clock)
+    """A bot on a copy of the migrated schema and a scripted upstream: no sandbox, no socket."""
+    with scratch_folder("makale-dialog-") as folder:
+        config = load_settings(
+            _env_file=None,
+            # Never dialled: the fake stands in for the client.
+            article_api_url="http://127.0.0.1:9",
+            database_url=migrated_sqlite(Path(folder) / "bot.db"),
+            token_encryption_key=generate_key(),
+        )
+        clock = ManualClock()
+        async with running_bot(config, clock=clock, api=upstream) as bot:
+            messenger = RecordingMessenger()
+            bot.messengers[PLATFORM] = messenger
+            yield Harness(bot, None, messenger, clock)

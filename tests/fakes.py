@@ -173,10 +173,14 @@ class ManualClock:
 
 async def wait_until(
     predicate: Callable[[], bool | Awaitable[bool]],
-    timeout: float = 5.0,
+    timeout: float = 30.0,
     interval: float = 0.01,
 ) -> None:
-    """Return once ``predicate`` holds (it may be async); fail the test after ``timeout`` s."""
+    """Return once ``predicate`` holds (it may be async); fail the test after ``timeout`` s.
+
+    The default is sized for a machine busy with other work: waiting longer costs nothing
+    when the condition comes, and a test that fails only under load is still a failure.
+    """
     try:
         async with asyncio.timeout(timeout):
             while True:

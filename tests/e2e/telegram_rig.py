@@ -16,6 +16,7 @@ from bot.sandbox import RunningSandbox, running_sandbox
 from storage import generate_key
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.fake_telegram.records import StoredMessage
+from tests.schema import migrated_sqlite
 
 TOKEN = "123456789:AAEfakeTokenForTestsOnly_abcdefghijk"
 ALICE = 1001
@@ -77,7 +78,7 @@ class Rig:
         return None
 
     async def until(
-        self, chat_id: int, text: str, timeout: float = 10, since: int = 0
+        self, chat_id: int, text: str, timeout: float = 30, since: int = 0
     ) -> StoredMessage:
         """Wait for a bot message (new or edited) from ``since`` on containing ``text``."""
         await self.telegram.wait_for(lambda: self.shown(chat_id, text, since) is not None, timeout)
@@ -122,7 +123,7 @@ async def telegram_rig(
         options: dict[str, object] = {
             "_env_file": None,
             "article_api_url": sandbox.url,
-            "database_url": f"sqlite:///{tmp_path / 'bot.db'}",
+            "database_url": migrated_sqlite(tmp_path / "bot.db"),
             "token_encryption_key": generate_key(),
             "telegram_bot_token": TOKEN,
             "telegram_api_url": telegram.url,

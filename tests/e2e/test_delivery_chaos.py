@@ -35,19 +35,20 @@ from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.telegram_rig import TOKEN
 from tests.fakes import wait_until
 
-# Real processes at Telegram's pace take a minute or more each: more than the suite's usual
-# timeout, and on one worker so that two of them never share the machine's two cores.
+# Real processes at Telegram's pace take up to a minute or two each: more than the suite's
+# usual timeout, and on one worker so that two of them never share the machine's two cores.
+# The main suite runs one of each kind, small; the slow tier (`-m slow`) the deep variants.
 pytestmark = [pytest.mark.timeout(300), pytest.mark.xdist_group("delivery_chaos")]
 
 # Private chats of the people the articles are ordered for; one article each.
 FIRST_CHAT = 5001
-# The crash test kills its process this many times, each time amid a wave of this many orders.
-KILLS = 3
+# The crash test kills its process once (three times in the slow tier), each time amid a
+# wave of this many orders.
 WAVE = 4
 POLL_INTERVAL = 0.5
 # Time for a restarted or surviving process to be seen doing something, on a busy machine.
 MARGIN = 3.0
-# With 200 articles, their progress lines and the slowed send all waiting their turn under
+# With many articles, their progress lines and the slowed send all waiting their turn under
 # the bot's limit, a survivor takes seconds more to reach the dead one's chats; this test
 # is about every article arriving exactly once, the crash test about the lease's bound.
 REPLICA_MARGIN = 15.0
@@ -148,9 +149,10 @@ async def kill_mid_article(
 
 
 # PostgreSQL's takeover after a kill is the replica test's.
+@pytest.mark.parametrize("kills", [1, pytest.param(3, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_a_killed_process_articles_arrive_once_soon_after_its_restart(
-    database: Database, database_url: str, tmp_path: Path
+    database: Database, database_url: str, tmp_path: Path, kills: int
 ) -> None:
     lease = 2.0
     key = generate_key()
@@ -171,7 +173,7 @@ async def test_a_killed_process_articles_arrive_once_soon_after_its_restart(
         ) as (bot,),
     ):
         await bot.start()
-        for wave in range(KILLS):
+        for wave in range(kills):
             # One article of the wave goes through whole, the next one's file waits for the kill.
             bot.gate.hold({"sendDocument"}, after=1)
             first = FIRST_CHAT + wave * WAVE
@@ -193,12 +195,22 @@ async def test_a_killed_process_articles_arrive_once_soon_after_its_restart(
     assert received_twice(telegram, orders) == [], "\n".join(bot.complaints())
 
 
-@pytest.mark.parametrize("replicas", [2, 3])
+# Three replicas are the fewest where a survivor can take over the slowed one's article;
+# 30 articles keep all three busy through the kill and the slow round, and the slow tier runs
+# 200 (the bot's limit and its pacer under load) on two and three replicas.
+@pytest.mark.parametrize(
+    ("replicas", "articles"),
+    [
+        (3, 30),
+        pytest.param(2, 200, marks=pytest.mark.slow),
+        pytest.param(3, 200, marks=pytest.mark.slow),
+    ],
+)
 @pytest.mark.parametrize(
     "database_url", [pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True
 )
 async def test_replicas_deliver_every_article_exactly_once_through_a_kill_and_a_slow_round(
-    database: Database, database_url: str, tmp_path: Path, replicas: int
+    database: Database, database_url: str, tmp_path: Path, replicas: int, articles: int
 ) -> None:
     lease = 1.0
     key = generate_key()
@@ -207,7 +219,7 @@ async def test_replicas_deliver_every_article_exactly_once_through_a_kill_and_a_
         # Short articles then take 4 to 8 s each, spread at random by the sandbox's seed.
         running_sandbox(speed=15.0) as sandbox,
     ):
-        chats = range(FIRST_CHAT, FIRST_CHAT + 200)
+        chats = range(FIRST_CHAT, FIRST_CHAT + articles)
         orders = await order_one_article_per_chat(
             db=database, sandbox=sandbox, telegram=telegram, key=key, chats=chats
         )

@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 import zipfile
+from collections import Counter
 from pathlib import Path
 
 import pexpect
@@ -62,14 +63,16 @@ def orders_a_short_article(child: pexpect.spawn) -> None:
     says(child, "Onayla", "Siparişiniz alındı")
 
 
-def run_piped(tmp_path: Path, script: str, *extra: str) -> subprocess.CompletedProcess[str]:
+def run_piped(
+    tmp_path: Path, script: str, *extra: str, **env: str
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "bot", "shell", "--sandbox", "--speed", SPEED, *extra],
         input=script,
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        env=shell_env(tmp_path),
+        env=shell_env(tmp_path) | env,
         timeout=90,
         check=False,
     )
@@ -114,6 +117,20 @@ def test_piped_session_logs_in_orders_and_receives_the_article(tmp_path: Path) -
     log = (tmp_path / "data" / "shell.log").read_text()
     assert "delivered job" in log, "the log goes to a file, not into the conversation"
     assert "INFO" not in done.stderr
+    assert "Demo12345" not in log
+
+
+def test_a_debug_log_of_one_order_is_mostly_the_bots_own_lines(tmp_path: Path) -> None:
+    script = f"/giris demo@example.com Demo12345\n/yaz {TITLE}\n1\n1\nOnayla\n"
+    done = run_piped(tmp_path, script, LOG_LEVEL="DEBUG")
+    assert done.returncode == 0, done.stderr
+    assert "Makaleniz hazır" in done.stdout
+    log = (tmp_path / "data" / "shell.log").read_text()
+    # Each record opens with "<date> <time> <LEVEL> <logger>:"; a traceback's lines do not.
+    records = re.findall(r"^\S+ \S+ ([A-Z]+) ([\w.]+):", log, re.MULTILINE)
+    assert ("DEBUG", "bot.api") in records, "the bot's own DEBUG lines are kept"
+    libraries = Counter(name for _, name in records if name.split(".")[0] not in {"bot", "storage"})
+    assert libraries.total() <= 0.1 * len(records), f"the libraries' lines: {libraries}"
     assert "Demo12345" not in log
 
 

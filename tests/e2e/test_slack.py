@@ -24,6 +24,7 @@ from bot.bootstrap import serve_chats
 from bot.config import ConfigError, load_settings
 from bot.core.texts import texts_for
 from bot.sandbox import DEMO_PASSWORD, LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD, running_sandbox
+from bot.slack.listeners import commands
 from bot.slack.render import unescape
 from bot.slack.texts import slack_texts
 from storage import generate_key
@@ -70,9 +71,9 @@ async def channel_post(rig: SlackRig, channel: str) -> dict[str, Any]:
 
 async def delivered(rig: SlackRig, channel: str, post: dict[str, Any]) -> list[dict[str, Any]]:
     """Wait for the article's file in the post's thread; the thread's text messages."""
-    await rig.slack.wait_for(lambda: len(rig.slack.files) == 2, timeout=15)
+    await rig.slack.wait_for(lambda: len(rig.slack.files) == 2, timeout=60)
     await rig.slack.wait_for(
-        lambda: "Makaleniz hazır" in text_of(rig.slack.messages(channel)[0]), timeout=15
+        lambda: "Makaleniz hazır" in text_of(rig.slack.messages(channel)[0]), timeout=60
     )
     for file in rig.slack.files:
         assert (file.channel_id, file.thread_ts) == (channel, post["ts"])
@@ -86,8 +87,7 @@ async def test_every_command_answers_the_user_alone(
     help_screen = await rig.says("/yardim", "", "giriş yapmadınız")
     assert "• */yaz* — Yeni makale sipariş edin" in text_of(help_screen)
     await rig.says("/bakiye", "", "Önce giriş")
-    await rig.says("/yaz", "", "Önce giriş")
-    assert rig.slack.views == [], "no order form before login"
+    await rig.answered_instead_of_the_form("Önce giriş")
 
     await rig.command("/giris", "demo@example.com")
     modal = await rig.opened("login")
@@ -136,6 +136,15 @@ async def test_every_command_answers_the_user_alone(
     await rig.says("/cikis", "", "Çıkış yapıldı")
     await rig.says("/bilinmeyen", "", "Bu komutu tanımıyorum")
     assert rig.slack.messages(CHANNEL) == [], "the dialog is never posted in the channel"
+
+
+async def test_a_bare_yaz_says_to_log_in_first_when_the_core_is_slower_than_the_forms_patience(
+    rig: SlackRig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What a busy machine does to the core's answer: it comes after the loading modal.
+    monkeypatch.setattr(commands, "FORM_PATIENCE", 0.0)
+    assert "Önce giriş" in await rig.answered_instead_of_the_form("Önce giriş")
+    assert rig.slack.messages(CHANNEL) == [], "shown to the user alone"
 
 
 async def test_the_order_form_posts_the_order_in_the_channel_and_the_article_in_its_thread(
@@ -250,7 +259,7 @@ async def test_commands_are_acknowledged_within_three_seconds_of_a_slow_upstream
     started = time.monotonic()
     await rig.command("/bakiye")
     assert time.monotonic() - started < 3.0
-    await rig.until(ALICE, "Bakiyeniz: 500,00 TL", since=since, timeout=15)
+    await rig.until(ALICE, "Bakiyeniz: 500,00 TL", since=since, timeout=30)
 
 
 async def test_a_request_with_a_bad_signature_is_refused_and_does_nothing(

@@ -16,9 +16,9 @@ async def _summary(rig: SlackRig) -> dict[str, object]:
 
 async def _delivered(rig: SlackRig) -> None:
     """Wait for the article's file, and for the order's post in the channel to say so."""
-    await rig.slack.wait_for(lambda: rig.slack.files, timeout=15)
+    await rig.slack.wait_for(lambda: rig.slack.files, timeout=60)
     await rig.slack.wait_for(
-        lambda: "Makaleniz hazır" in text_of(rig.slack.messages(CHANNEL)[0]), timeout=15
+        lambda: "Makaleniz hazır" in text_of(rig.slack.messages(CHANNEL)[0]), timeout=60
     )
 
 

@@ -132,16 +132,16 @@ PARSERS: list[tuple[str, Callable[[Any], object], Callable[[object], bool]]] = [
 ]
 
 
-@pytest.mark.parametrize(("name", "parse", "is_expected"), PARSERS, ids=[p[0] for p in PARSERS])
 @given(payload=JSON_VALUES)
-def test_any_json_reads_as_its_type_or_unexpected_response(
-    name: str, parse: Callable[[Any], object], is_expected: Callable[[object], bool], payload: Any
-) -> None:
-    try:
-        result = parse(payload)
-    except UnexpectedResponse:
-        return
-    assert is_expected(result), f"{name} returned {result!r}"
+def test_any_json_reads_as_its_type_or_unexpected_response(payload: Any) -> None:
+    # Every parser reads the same payloads: each still meets the profile's hundred, and
+    # drawing them (most of the time here) is done once rather than once per parser.
+    for name, parse, is_expected in PARSERS:
+        try:
+            result = parse(payload)
+        except UnexpectedResponse:
+            continue
+        assert is_expected(result), f"{name} returned {result!r}"
 
 
 @given(payload=JSON_VALUES)

@@ -92,18 +92,15 @@ def test_loopback_http_is_allowed_and_the_database_url_stays_secret() -> None:
     assert settings.sqlite_path is None
 
 
-def test_json_logs_are_one_redacted_object_per_line() -> None:
+def test_json_logs_are_one_redacted_object_per_line(logging_restored: None) -> None:
     buffer = io.StringIO()
     configure_logging("INFO", secrets=["hunter2hunter2"], stream=buffer, log_format="json")
+    log = logging.getLogger("bot.test_json")
     try:
-        log = logging.getLogger("bot.test_json")
-        try:
-            raise RuntimeError(f"refused {BOT_TOKEN}")
-        except RuntimeError:
-            log.exception("login of hunter2hunter2 failed", extra={"detail": "xoxb-1-2-abc"})
-        log.info("second line")
-    finally:
-        configure_logging("WARNING")
+        raise RuntimeError(f"refused {BOT_TOKEN}")
+    except RuntimeError:
+        log.exception("login of hunter2hunter2 failed", extra={"detail": "xoxb-1-2-abc"})
+    log.info("second line")
     lines = buffer.getvalue().splitlines()
     assert len(lines) == 2
     first, second = (json.loads(line) for line in lines)
@@ -113,6 +110,34 @@ def test_json_logs_are_one_redacted_object_per_line() -> None:
     assert second["message"] == "second line"
     for secret in ("hunter2hunter2", BOT_TOKEN, "xoxb-1-2-abc"):
         assert secret not in buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("libraries", "shown"),
+    [
+        ("WARNING", ["bot.core.x", "storage.x"]),
+        ("DEBUG", ["bot.core.x", "storage.x", "markdown_it.rules_block", "asyncio"]),
+    ],
+)
+def test_at_debug_the_libraries_log_only_when_asked_for(
+    logging_restored: None, libraries: str, shown: list[str]
+) -> None:
+    buffer = io.StringIO()
+    configure_logging("DEBUG", stream=buffer, library_level=libraries)
+    names = [*shown, "markdown_it.rules_block", "asyncio", "telegram.ext", "httpx"]
+    for name in names:
+        logging.getLogger(name).debug("a line of %s", name)
+    logged = buffer.getvalue()
+    # The libraries that log secrets stay capped whatever was asked for.
+    assert [name for name in dict.fromkeys(names) if f"a line of {name}" in logged] == shown
+
+
+def test_the_libraries_level_is_read_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert load_settings(_env_file=None).log_level_libraries == "WARNING"
+    monkeypatch.setenv("LOG_LEVEL_LIBRARIES", "debug")
+    assert load_settings(_env_file=None).log_level_libraries == "DEBUG"
 
 
 def test_lists_and_the_admin_chat_are_read_from_the_environment(

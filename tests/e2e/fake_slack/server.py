@@ -188,7 +188,8 @@ class FakeSlack(SignedRequests):
     async def wait_for(
         self,
         predicate: Callable[[], T],
-        timeout: float = 10.0,
+        # Generous for a busy machine: it costs nothing when the condition comes.
+        timeout: float = 30.0,
     ) -> T:
         """Return `predicate`'s first true value, checked after every request the fake gets.
 

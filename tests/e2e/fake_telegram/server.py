@@ -260,7 +260,8 @@ class FakeTelegram:
     async def wait_for(
         self,
         predicate: Callable[[], bool],
-        timeout: float = 10,
+        # Generous for a busy machine: it costs nothing when the condition comes.
+        timeout: float = 30,
     ) -> None:
         """Wait until ``predicate()`` holds, checked after every request and user action.
 
