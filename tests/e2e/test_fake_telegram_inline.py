@@ -67,25 +67,26 @@ async def test_answers_past_the_bot_api_limits_are_refused_with_400(
     bot: Bot, server: FakeTelegram
 ) -> None:
     query_id = server.user_queries_inline(USER, "")
-    with pytest.raises(BadRequest, match="(?i)results_too_much"):
+    with pytest.raises(BadRequest, match=r"(?i)results_too_much"):
         await bot.answer_inline_query(query_id, [article(n) for n in range(51)])
-    with pytest.raises(BadRequest, match="(?i)next_offset_invalid"):
+    with pytest.raises(BadRequest, match=r"(?i)next_offset_invalid"):
         await bot.answer_inline_query(query_id, [article(1)], next_offset="9" * 65)
-    with pytest.raises(BadRequest, match="(?i)start_param_invalid"):
+    with pytest.raises(BadRequest, match=r"(?i)start_param_invalid"):
         await bot.answer_inline_query(
             query_id, [], button=InlineQueryResultsButton("Giriş yap", start_parameter="a b")
         )
-    with pytest.raises(BadRequest, match="(?i)start_param_invalid"):
+    with pytest.raises(BadRequest, match=r"(?i)start_param_invalid"):
         await bot.answer_inline_query(
             query_id, [], button=InlineQueryResultsButton("Giriş yap", start_parameter="x" * 65)
         )
-    with pytest.raises(BadRequest, match="(?i)result_id_duplicate"):
+    with pytest.raises(BadRequest, match=r"(?i)result_id_duplicate"):
         await bot.answer_inline_query(query_id, [article(1), article(1)])
     assert server.inline_answer(query_id) is None, "a refused answer shows nothing"
     await bot.answer_inline_query(query_id, [article(n) for n in range(50)], next_offset="9" * 64)
     answer = server.inline_answer(query_id)
-    assert answer is not None and len(answer["results"]) == 50
-    with pytest.raises(BadRequest, match="(?i)query is too old"):
+    assert answer is not None
+    assert len(answer["results"]) == 50
+    with pytest.raises(BadRequest, match=r"(?i)query is too old"):
         await bot.answer_inline_query(query_id, [])
 
 
@@ -112,10 +113,12 @@ async def test_a_chosen_result_is_posted_and_its_deep_link_sends_start(
     query_id = server.user_queries_inline(USER, "")
     await bot.answer_inline_query(query_id, [article(1)])
     posted = server.user_chooses_inline(USER, query_id, "r1", chat_id=GROUP)
-    assert posted.text == "Başlık\n\nGiriş" and not posted.from_bot
+    assert posted.text == "Başlık\n\nGiriş"
+    assert not posted.from_bot
     url = posted.buttons[0][0]["url"]
     server.user_opens_link(OTHER_USER, url)
     updates = await bot.get_updates(timeout=0)
     started = updates[-1].message
-    assert started is not None and started.text == "/start m_x"
+    assert started is not None
+    assert started.text == "/start m_x"
     assert started.chat.id == OTHER_USER

@@ -58,7 +58,9 @@ async def inline_query(update: Update, context: BotContext) -> None:
         [_result(context.bot.username, answer.read_label, r) for r in answer.results],
         cache_time=CACHE_SECONDS,
         is_personal=True,
-        next_offset=answer.next_offset,
+        # None, not "": with Defaults, python-telegram-bot takes an empty string for an empty
+        # list of poll options and sends "[]", which the client would send back as the offset.
+        next_offset=answer.next_offset or None,
         button=button,
     )
 
