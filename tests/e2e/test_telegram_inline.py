@@ -173,3 +173,15 @@ async def test_a_search_past_the_newest_hundred_says_it_covered_only_those(rig: 
     assert "“sıra” için 100 makale bulundu" in found.text
     assert "yalnızca en yeni 100 makalenizi kapsadı" in found.text
     assert "İlk 10 tanesi gösteriliyor" in found.text
+
+
+async def test_a_user_outside_the_allow_list_is_shown_nothing_and_costs_no_call(
+    tmp_path: Path,
+) -> None:
+    async with telegram_rig(tmp_path, allowed_telegram_users=str(ALICE)) as rig:
+        rig.telegram.inline_mode = True
+        requests = len(rig.sandbox.state.request_log)
+        answer = await shown(rig, BOB, "")
+        assert answer["results"] == []
+        assert answer["button"] is None
+        assert len(rig.sandbox.state.request_log) == requests
