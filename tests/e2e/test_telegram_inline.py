@@ -89,6 +89,8 @@ async def test_inline_results_are_paged_with_next_offset_at_one_service_call(rig
 async def test_a_user_not_logged_in_is_offered_the_login_and_it_starts_in_the_private_chat(
     rig: Rig,
 ) -> None:
+    helped = await rig.says(BOB, "/yardim", "giriş yapmadınız")
+    assert "botun kullanıcı adını (@ ile) yazın" in (helped.text or "")
     answer = await shown(rig, BOB, "")
     assert answer["results"] == []
     assert answer["button"] == {"text": "Giriş yap", "start_parameter": "giris"}
