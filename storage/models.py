@@ -15,6 +15,7 @@ from bot.core.states import Awaiting, DraftKind, DraftStep, JobStatus
 from storage.column_types import StrEnumType, UTCDateTime
 
 __all__ = [
+    "ArticleShare",
     "Awaiting",
     "ChatUser",
     "Draft",
@@ -178,3 +179,20 @@ class LoginAttempt(SQLModel, table=True):
     attempted_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(index=True))
     # The e-mail tried, as a keyed hash (HMAC-SHA256, hex): counted, never readable.
     email_hash: str | None = Field(default=None, sa_type=String(64), index=True)
+
+
+class ArticleShare(SQLModel, table=True):
+    """An article its owner offered through Telegram's inline mode: the key of its deep link.
+
+    Anyone holding the key (whoever presses the link under the shared opening) may read the
+    article; the key is random, so it cannot be guessed from a user or an article id.
+    """
+
+    __tablename__ = "article_share"
+    __table_args__ = (UniqueConstraint("chat_user_id", "request_id"),)
+
+    key: str = Field(primary_key=True, sa_type=String(32))
+    chat_user_id: int = Field(foreign_key="chat_user.id", index=True, ondelete="CASCADE")
+    request_id: str = Field(sa_type=String(128))
+    title: str = Field(sa_type=String(255))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())

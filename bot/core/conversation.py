@@ -37,6 +37,7 @@ from bot.core.dialogs import (
     login,
     order,
     reorder,
+    shared,
     spending,
     status,
     topic,
@@ -57,6 +58,7 @@ from bot.core.events import (
 from bot.core.forms import OrderChoices
 from bot.core.presenter import Presenter, present
 from bot.core.screens import Effect
+from bot.core.sharing import InlineAnswer, RecentArticles, inline_answer
 from bot.core.states import Awaiting, JobStatus
 from bot.core.texts import LANGUAGES
 from bot.core.turn import AtOnce, CoreServices, Turn, language_of
@@ -77,6 +79,7 @@ class Conversations:
 
     def __init__(self, services: CoreServices) -> None:
         self.services = services
+        self._recent = RecentArticles(services.clock)
 
     async def answer(self, origin: Origin, event: Event, presenter: Presenter) -> None:
         """Answer one event of one chat user, shown through the adapter's ``presenter``."""
@@ -119,6 +122,15 @@ class Conversations:
         turn = Turn(self.services, origin, await self._user(origin))
         choices = await _answering(turn, "order form", order.choices(turn))
         return turn.effects if choices is None else choices
+
+    async def inline_articles(self, origin: Origin, query: str, offset: str) -> InlineAnswer:
+        """The user's finished articles to share into any chat (Telegram's inline mode)."""
+        turn = Turn(self.services, origin, await self._user(origin))
+        answer = await _answering(
+            turn, "inline query", inline_answer(turn, query, offset, self._recent)
+        )
+        # A failure there has no chat to be told in: the user sees no results.
+        return answer or InlineAnswer()
 
     async def unfinished_jobs(self, key: UserKey) -> int:
         """How many of the user's orders are still to be delivered."""
@@ -274,7 +286,8 @@ async def _pressed(turn: Turn, press: Press, data: str) -> None:
 
 
 COMMANDS: dict[str, CommandHandler] = {
-    "start": help.show_help,
+    # A deep link's payload (a shared article, the inline answer's login) comes with /start.
+    "start": shared.start,
     "yardim": help.show_help,
     "giris": login.start_login,
     "cikis": login.log_out,

@@ -48,7 +48,9 @@ class Origin:
 
     ``deletes_messages`` is false where the user's messages stay as typed (a terminal,
     which never echoes a password), so no text promises to delete one; ``line_by_line``
-    is true where each typed line arrives alone, so a list ends with an empty line.
+    is true where each typed line arrives alone, so a list ends with an empty line;
+    ``inline_mode`` is true where the user can call the bot from any chat (Telegram's
+    ``@bot word``), so the help tells how.
     """
 
     user: UserKey
@@ -57,6 +59,7 @@ class Origin:
     language_hint: str | None = None
     deletes_messages: bool = True
     line_by_line: bool = False
+    inline_mode: bool = False
 
 
 @dataclass(frozen=True, slots=True)

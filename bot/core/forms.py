@@ -11,7 +11,14 @@ from dataclasses import dataclass
 
 from bot.core.texts import Texts
 
-__all__ = ["TITLE_MAX", "TITLE_MIN", "OrderChoices", "looks_like_email", "title_problem"]
+__all__ = [
+    "TITLE_MAX",
+    "TITLE_MIN",
+    "OrderChoices",
+    "looks_like_email",
+    "title_from_message",
+    "title_problem",
+]
 
 TITLE_MIN, TITLE_MAX = 10, 255
 # The service validates the format itself; this only catches what is surely not an address.
@@ -31,6 +38,13 @@ def title_problem(texts: Texts, title: str) -> str | None:
     if len(title) > TITLE_MAX:
         return texts.title_too_long.format(length=len(title))
     return None
+
+
+def title_from_message(text: str) -> str:
+    """The title a message offers (a Slack message shortcut): its first line with words,
+    spaces collapsed, cut to ``TITLE_MAX`` characters; ``title_problem`` judges the rest."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return " ".join(first.split())[:TITLE_MAX].rstrip()
 
 
 @dataclass(frozen=True, slots=True)

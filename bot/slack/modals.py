@@ -22,6 +22,7 @@ __all__ = [
     "TITLE",
     "TONE",
     "ModalOrigin",
+    "View",
     "field",
     "loading_view",
     "login_view",
@@ -42,7 +43,11 @@ View = dict[str, Any]
 
 @dataclass(frozen=True, slots=True)
 class ModalOrigin:
-    """Where the command that opened a modal was typed, and its response URL for the answer."""
+    """Where the command that opened a modal was typed, and its response URL for the answer.
+
+    A global shortcut has neither: the user's id stands for the channel (their DM) and the
+    response URL is empty, so the answer is posted there instead.
+    """
 
     channel_id: str
     response_url: str
@@ -111,9 +116,20 @@ def login_view(texts: SlackTexts, origin: ModalOrigin, *, email: str = "") -> Vi
     return {**view, "submit": _plain(texts.login_submit)}
 
 
-def order_view(texts: SlackTexts, choices: OrderChoices, origin: ModalOrigin) -> View:
-    """Title, tone and size at once; the sizes read with their words and cost."""
-    title = {"type": "plain_text_input", "min_length": TITLE_MIN, "max_length": TITLE_MAX}
+def order_view(
+    texts: SlackTexts, choices: OrderChoices, origin: ModalOrigin, *, title_given: str = ""
+) -> View:
+    """Title, tone and size at once; the sizes read with their words and cost.
+
+    ``title_given`` fills the title in (a message the order was started from).
+    """
+    title: dict[str, Any] = {
+        "type": "plain_text_input",
+        "min_length": TITLE_MIN,
+        "max_length": TITLE_MAX,
+    }
+    if title_given:
+        title["initial_value"] = title_given
     blocks = [
         _input(TITLE, texts.title_label, title),
         _input(TONE, texts.tone_label, _select(texts, choices.tones)),

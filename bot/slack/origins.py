@@ -12,11 +12,15 @@ __all__ = ["interaction_origin", "origin"]
 
 
 def origin(*, team_id: str, user_id: str, channel_id: str) -> Origin:
-    """A Slack user (of a workspace) in a channel; the language is the user's /dil choice."""
+    """A Slack user (of a workspace) in a channel; the language is the user's /dil choice.
+
+    The user's own id as the channel means their DM with the bot (a global shortcut has no
+    channel), as the messenger takes it.
+    """
     return Origin(
         user=UserKey(PLATFORM, user_id, workspace=team_id),
         chat=ChatAddress(PLATFORM, channel_id, user_id=user_id),
-        private=is_direct(channel_id),
+        private=is_direct(channel_id) or channel_id == user_id,
         language_hint=None,
     )
 

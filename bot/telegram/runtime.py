@@ -25,7 +25,13 @@ __all__ = ["ALLOWED_UPDATES", "TelegramRuntime", "running_telegram"]
 
 log = logging.getLogger(__name__)
 # The update kinds the handlers take; Telegram sends no others (reactions, polls, members).
-ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.CALLBACK_QUERY]
+ALLOWED_UPDATES = [
+    Update.MESSAGE,
+    Update.EDITED_MESSAGE,
+    Update.CALLBACK_QUERY,
+    # Sent only once inline mode is switched on at BotFather (/setinline).
+    Update.INLINE_QUERY,
+]
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ def origin_of(update: Update) -> Origin | None:
         chat=ChatAddress(PLATFORM, str(chat.id), thread),
         private=chat.type == ChatType.PRIVATE,
         language_hint=user.language_code,
+        inline_mode=True,
     )
 
 

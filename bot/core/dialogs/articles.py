@@ -1,9 +1,12 @@
-"""/makalelerim: the user's articles, newest first, paged; a finished one can be opened again."""
+"""/makalelerim: the user's articles, newest first, paged; a finished one can be opened again.
+
+``/makalelerim <word>`` finds articles by a word of their title (``bot.core.search``).
+"""
 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from bot.api import NEWEST_ARTICLES, Article, ArticleStatus
@@ -13,8 +16,9 @@ from bot.core.archive import MAX_ARCHIVE_BYTES, articles_zip
 from bot.core.article import article_blocks
 from bot.core.events import Command, Press
 from bot.core.export import article_documents
-from bot.core.richtext import BulletList, Span, bold, paragraph
+from bot.core.richtext import Block, BulletList, Span, bold, paragraph
 from bot.core.screens import Button, Document, Screen, SendDocument
+from bot.core.search import matching
 from bot.core.texts import Texts, in_every_language
 from bot.core.turn import Turn
 from storage import jobs
@@ -22,11 +26,15 @@ from storage.models import Job
 
 __all__ = [
     "PAGE_SIZE",
+    "SEARCH_SHOWN",
+    "Listing",
     "archive_pressed",
     "article_by_id",
     "article_opened",
     "list_articles",
+    "own_articles",
     "page_shown",
+    "send_article",
 ]
 
 PAGE_SIZE = 5
@@ -36,10 +44,27 @@ _RECENT = 0
 _RECENT_DAYS = timedelta(days=30)
 # More articles to fetch one by one than this, and the user is told the archive is coming.
 _FETCHES_WITHOUT_NOTICE = 3
+# The most articles a search shows at once, each with its buttons; more ask for another word.
+SEARCH_SHOWN = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """The user's articles, newest first; ``partial`` when the service may hold older ones.
+
+    The service lists at most its newest ``NEWEST_ARTICLES``, so a full list says nothing of
+    what lies past it.
+    """
+
+    articles: list[Article]
+    partial: bool
 
 
 async def list_articles(turn: Turn, command: Command) -> None:
-    """Show the first page of the user's articles."""
+    """Show the first page of the user's articles, or those whose title holds the words given."""
+    if command.args.strip():
+        turn.send(await _found(turn, command.args.strip()))
+        return
     screen = await _page(turn, 1)
     turn.send(screen)
 
@@ -50,6 +75,11 @@ async def page_shown(turn: Turn, action: ShowPage, press: Press) -> None:
 
 
 async def _articles(turn: Turn) -> list[Article]:
+    return (await own_articles(turn)).articles
+
+
+async def own_articles(turn: Turn) -> Listing:
+    """The user's articles with titles and dates, from one own-articles call and our rows."""
     api = turn.services.api
     listed = await turn.upstream(lambda token: api.articles(token, page_size=NEWEST_ARTICLES))
     # The service may omit titles and dates; the bot knows those of the orders it placed.
@@ -58,7 +88,8 @@ async def _articles(turn: Turn) -> list[Article]:
     )
     known = {job.request_id: job for job in ordered}
     complete = [_completed(article, known.get(article.request_id)) for article in listed]
-    return sorted(complete, key=lambda a: a.created_at or _EPOCH, reverse=True)
+    newest_first = sorted(complete, key=lambda a: a.created_at or _EPOCH, reverse=True)
+    return Listing(newest_first, partial=len(listed) >= NEWEST_ARTICLES)
 
 
 def _completed(article: Article, job: Job | None) -> Article:
@@ -91,7 +122,29 @@ async def _page(turn: Turn, page: int) -> Screen:
     pages = math.ceil(len(articles) / PAGE_SIZE)
     page = min(max(page, 1), pages)
     first = (page - 1) * PAGE_SIZE
-    shown = articles[first : first + PAGE_SIZE]
+    lines, rows = _listed(turn, articles[first : first + PAGE_SIZE], first)
+    paging = tuple(
+        Button(
+            label(texts), ShowPage(turn.user_id, target).encode(), aliases=in_every_language(label)
+        )
+        for label, target, shown_if in (
+            (_previous, page - 1, page > 1),
+            (_next, page + 1, page < pages),
+        )
+        if shown_if
+    )
+    header = paragraph(bold(texts.articles_header.format(page=page, pages=pages)))
+    archives = _archive_row(turn, page) if any(a.finished for a in articles) else ()
+    buttons = tuple(row for row in (*rows, paging, archives) if row)
+    return Screen((header, lines), buttons)
+
+
+def _listed(
+    turn: Turn, shown: list[Article], first: int
+) -> tuple[BulletList, tuple[tuple[Button, ...], ...]]:
+    """Numbered lines for the articles shown from ``first`` on, and the buttons of the finished:
+    the openers in one row, then one row per article to order it again."""
+    texts = turn.texts
     lines = tuple(
         (
             Span(
@@ -113,26 +166,36 @@ async def _page(turn: Turn, page: int) -> Screen:
         for number, a in enumerate(shown, 1)
         if a.finished and fits_in_button(a.request_id)
     )
-    paging = tuple(
-        Button(
-            label(texts), ShowPage(turn.user_id, target).encode(), aliases=in_every_language(label)
-        )
-        for label, target, shown_if in (
-            (_previous, page - 1, page > 1),
-            (_next, page + 1, page < pages),
-        )
-        if shown_if
-    )
-    header = paragraph(bold(texts.articles_header.format(page=page, pages=pages)))
     # One row per finished article, under the openers: its number names it on each button.
     again = tuple(
         again_row(texts, turn.user_id, a.request_id, first + number)
         for number, a in enumerate(shown, 1)
         if a.finished
     )
-    archives = _archive_row(turn, page) if any(a.finished for a in articles) else ()
-    rows = tuple(row for row in (openers, *again, paging, archives) if row)
-    return Screen((header, BulletList(lines)), rows)
+    return BulletList(lines), tuple(row for row in (openers, *again) if row)
+
+
+async def _found(turn: Turn, query: str) -> Screen:
+    """The articles whose title holds the words of ``query``, with the list's buttons."""
+    texts = turn.texts
+    listing = await own_articles(turn)
+    found = matching(listing.articles, query)
+    # What the user typed is echoed back, so it is cut short.
+    quoted = " ".join(query.split())[:60]
+    newest_only = (
+        (paragraph(texts.search_newest_only.format(count=NEWEST_ARTICLES)),)
+        if listing.partial
+        else ()
+    )
+    if not found:
+        nothing = paragraph(bold(texts.search_nothing.format(query=quoted)))
+        return Screen((nothing, paragraph(texts.search_hint), *newest_only))
+    lines, rows = _listed(turn, found[:SEARCH_SHOWN], 0)
+    header = paragraph(bold(texts.search_found.format(query=quoted, count=len(found))))
+    more: tuple[Block, ...] = ()
+    if len(found) > SEARCH_SHOWN:
+        more = (paragraph(texts.search_first_shown.format(shown=SEARCH_SHOWN)),)
+    return Screen((header, lines, *more, *newest_only), rows)
 
 
 def _archive_row(turn: Turn, page: int) -> tuple[Button, ...]:
@@ -158,12 +221,18 @@ async def article_opened(turn: Turn, action: OpenArticle, press: Press) -> None:
         turn.notice(turn.texts.article_not_ready)
         return
     title = article.title or action.request_id
-    blocks = article_blocks(article.content, title, table_note=turn.texts.table_note)
-    again = again_row(turn.texts, turn.user_id, action.request_id)
+    send_article(
+        turn, title, article.content, again_row(turn.texts, turn.user_id, action.request_id)
+    )
+
+
+def send_article(turn: Turn, title: str, content: str, again: tuple[Button, ...]) -> None:
+    """Send a finished article in full, split to fit the chat, with its files."""
+    blocks = article_blocks(content, title, table_note=turn.texts.table_note)
     platform = turn.origin.chat.platform
     for screen in turn.services.outbox.article_screens(platform, blocks, again):
         turn.send(screen)
-    turn.effects.extend(SendDocument(d) for d in article_documents(title, article.content))
+    turn.effects.extend(SendDocument(d) for d in article_documents(title, content))
 
 
 async def archive_pressed(turn: Turn, action: ExportArticles, press: Press) -> None:

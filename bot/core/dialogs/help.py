@@ -12,8 +12,9 @@ from bot.core.turn import Turn
 __all__ = ["help_screen", "show_help"]
 
 
-def help_screen(texts: Texts, *, signed_in: SignedIn | None) -> Screen:
-    """The help text in the user's language, naming the account the user is logged in to."""
+def help_screen(texts: Texts, *, signed_in: SignedIn | None, inline_mode: bool = False) -> Screen:
+    """The help text in the user's language, naming the account the user is logged in to, and
+    saying whether articles can be shared from any chat (inline mode) or only searched here."""
     commands = BulletList(
         tuple(
             (bold(f"/{name}"), Span(f" — {description}"))
@@ -26,10 +27,11 @@ def help_screen(texts: Texts, *, signed_in: SignedIn | None) -> Screen:
         status = texts.help_logged_in
     else:
         status = texts.help_logged_in_as.format(account=signed_in.account)
-    return Screen((paragraph(texts.help_intro), commands, paragraph(status)))
+    sharing = texts.help_inline if inline_mode else texts.help_no_inline
+    return Screen((paragraph(texts.help_intro), commands, paragraph(sharing), paragraph(status)))
 
 
 async def show_help(turn: Turn, command: Command) -> None:
     """Show the help; nothing is awaited afterwards."""
     signed_in = await turn.services.accounts.signed_in(turn.user_id)
-    turn.send(help_screen(turn.texts, signed_in=signed_in))
+    turn.send(help_screen(turn.texts, signed_in=signed_in, inline_mode=turn.origin.inline_mode))

@@ -142,6 +142,22 @@ class Texts:
     topic_bad: str
     topic_added: str
 
+    # Finding and sharing articles: /makalelerim with a word, Telegram's inline mode.
+    search_found: str
+    search_first_shown: str
+    search_nothing: str
+    search_hint: str
+    search_newest_only: str
+    help_inline: str
+    help_no_inline: str
+    share_words: str
+    share_description: str
+    share_date_format: str
+    button_read_all: str
+    button_inline_login: str
+    share_gone: str
+    share_unavailable: str
+
     # Delivery.
     progress: str
     progress_unknown: str

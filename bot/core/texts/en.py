@@ -34,7 +34,7 @@ ENGLISH = Texts(
         ("yaz", "Order a new article"),
         ("bakiye", "Show your balance"),
         ("harcamalar", "Show your spending"),
-        ("makalelerim", "List your articles"),
+        ("makalelerim", "List your articles; a word searches the titles"),
         ("toplu", "Order several articles: titles one per line, or separated by ;"),
         ("konu", "Add a topic"),
         ("giris", "Log in"),
@@ -169,6 +169,29 @@ ENGLISH = Texts(
     ask_topic="Type the topic you want to add.",
     topic_bad="A topic needs 2-255 characters. Type it again, or /iptal.",
     topic_added="Topic added: {topic}",
+    # Finding and sharing articles: /makalelerim with a word, Telegram's inline mode.
+    search_found="Found {count} articles for “{query}”.",
+    search_first_shown="Showing the first {shown}; add another word to narrow it down.",
+    search_nothing="Nothing found for “{query}”.",
+    search_hint="Try another word of the title; for all your articles, type just /makalelerim.",
+    search_newest_only=(
+        "The search covered only your newest {count} articles: the service lists no older ones."
+    ),
+    help_inline=(
+        "To share an article in another chat, type the bot's username (with @) there: your "
+        "articles are listed, and a word narrows them down."
+    ),
+    help_no_inline=(
+        "This chat has no inline mode; to find an article, type /makalelerim and a word of "
+        "its title."
+    ),
+    share_words="{words} words",
+    share_description="{size} · {date}",
+    share_date_format="%Y-%m-%d",
+    button_read_all="Read it all",
+    button_inline_login="Log in",
+    share_gone="This link is not valid; ask whoever shared it to share the article again.",
+    share_unavailable="This article cannot be opened now; ask whoever shared it to share it again.",
     progress="In progress: {title} — {progress}%",
     progress_unknown="In progress: {title}",
     article_ready="Your article is ready: {title}",

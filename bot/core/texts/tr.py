@@ -21,7 +21,7 @@ TURKISH = Texts(
         ("yaz", "Yeni makale sipariş edin"),
         ("bakiye", "Bakiyenizi görün"),
         ("harcamalar", "Harcamalarınızı görün"),
-        ("makalelerim", "Makalelerinizi listeleyin"),
+        ("makalelerim", "Makalelerinizi listeleyin; bir kelimeyle başlıklarda arayın"),
         ("toplu", "Birden çok makale sipariş edin: başlıkları alt alta ya da ; ile ayırarak yazın"),
         ("konu", "Konu ekleyin"),
         ("giris", "Giriş yapın"),
@@ -166,6 +166,33 @@ TURKISH = Texts(
     ask_topic="Eklemek istediğiniz konuyu yazın.",
     topic_bad="Konu 2-255 karakter olmalı. Yeniden yazın ya da /iptal deyin.",
     topic_added="Konu eklendi: {topic}",
+    # Finding and sharing articles: /makalelerim with a word, Telegram's inline mode.
+    search_found="“{query}” için {count} makale bulundu.",
+    search_first_shown="İlk {shown} tanesi gösteriliyor; daraltmak için bir kelime daha ekleyin.",
+    search_nothing="“{query}” için makale bulunamadı.",
+    search_hint=(
+        "Başlıktan başka bir kelime deneyin; tüm makaleleriniz için yalnızca /makalelerim yazın."
+    ),
+    search_newest_only=(
+        "Arama yalnızca en yeni {count} makalenizi kapsadı: servis daha eskilerini listelemiyor."
+    ),
+    help_inline=(
+        "Bir makaleyi başka bir sohbete paylaşmak için orada botun kullanıcı adını (@ ile) yazın: "
+        "makaleleriniz listelenir, bir kelimeyle daraltabilirsiniz."
+    ),
+    help_no_inline=(
+        "Bu sohbette satır içi (inline) mod yok; bir makaleyi bulmak için /makalelerim ve "
+        "başlıktan bir kelime yazın."
+    ),
+    share_words="{words} kelime",
+    share_description="{size} · {date}",
+    share_date_format="%d.%m.%Y",
+    button_read_all="Tamamını oku",
+    button_inline_login="Giriş yap",
+    share_gone="Bu bağlantı geçerli değil; paylaşan kişiden makaleyi yeniden paylaşmasını isteyin.",
+    share_unavailable=(
+        "Bu makale şu anda açılamıyor; paylaşan kişiden yeniden paylaşmasını isteyin."
+    ),
     progress="Hazırlanıyor: {title} — %{progress}",
     progress_unknown="Hazırlanıyor: {title}",
     article_ready="Makaleniz hazır: {title}",

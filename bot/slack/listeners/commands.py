@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any
 
@@ -11,20 +10,16 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.events import Command, Origin
-from bot.core.forms import OrderChoices
-from bot.core.presenter import present
-from bot.core.screens import Effect, Screen, Send
 from bot.slack.context import SlackDeps, deps_of
-from bot.slack.modals import ModalOrigin, loading_view, login_view, order_view, screen_view
+from bot.slack.modals import ModalOrigin, login_view
+from bot.slack.order_form import open_order_form
 from bot.slack.origins import origin
 from bot.slack.render import unescape
 from bot.slack.replies import Replies
 
-__all__ = ["FORM_PATIENCE", "log_in", "order", "register", "run_command"]
+__all__ = ["log_in", "order", "register", "run_command"]
 
 LOGIN_COMMAND, ORDER_COMMAND = "giris", "yaz"
-# A trigger id lasts three seconds: choices slower than this wait behind a loading modal.
-FORM_PATIENCE = 1.5
 
 
 def _name(command: dict[str, Any]) -> str:
@@ -85,42 +80,14 @@ async def order(
     if _args(command):
         await _answer(deps, where, respond, Command(ORDER_COMMAND, _args(command)))
         return
-    choosing = asyncio.ensure_future(deps.conversations.order_form(where))
-    done, _ = await asyncio.wait({choosing}, timeout=FORM_PATIENCE)
-    if not done:
-        await _form_later(client, deps, command, choosing)
-        return
-    form = choosing.result()
-    if isinstance(form, list):
-        # Not the form but the core's answer, e.g. the need to log in first.
-        await present(Replies(respond, deps.messenger, where.chat), form)
-        return
-    _, texts = await deps.speaking_to(where)
-    await client.views_open(
-        trigger_id=command["trigger_id"], view=order_view(texts, form, _modal_origin(command))
+    await open_order_form(
+        client,
+        deps,
+        where,
+        trigger_id=command["trigger_id"],
+        modal_origin=_modal_origin(command),
+        answer=Replies(respond, deps.messenger, where.chat),
     )
-
-
-async def _form_later(
-    client: AsyncWebClient,
-    deps: SlackDeps,
-    command: dict[str, Any],
-    choosing: asyncio.Future[OrderChoices | list[Effect]],
-) -> None:
-    """Hold the trigger with a loading modal, then put the form (or the core's answer) in it."""
-    _, texts = await deps.speaking_to(_origin(command))
-    modal_origin = _modal_origin(command)
-    opened = await client.views_open(
-        trigger_id=command["trigger_id"], view=loading_view(texts, modal_origin)
-    )
-    form = await choosing
-    if isinstance(form, list):
-        blocks = tuple(block for e in form if isinstance(e, Send) for block in e.screen.blocks)
-        view = screen_view(texts, Screen(blocks), modal_origin)
-    else:
-        view = order_view(texts, form, modal_origin)
-    shown = opened["view"]
-    await client.views_update(view_id=shown["id"], hash=shown["hash"], view=view)
 
 
 def register(app: AsyncApp) -> None:

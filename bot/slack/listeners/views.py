@@ -10,6 +10,8 @@ from slack_bolt.context.respond.async_respond import AsyncRespond
 
 from bot.core.events import LoginForm, OrderForm
 from bot.core.forms import looks_like_email, title_problem
+from bot.core.ports import ChatPresenter
+from bot.core.presenter import Presenter
 from bot.slack.context import SlackDeps, deps_of
 from bot.slack.modals import (
     EMAIL,
@@ -32,11 +34,15 @@ __all__ = ["login_submitted", "order_submitted", "register"]
 async def _answer(
     deps: SlackDeps, body: dict[str, Any], view: dict[str, Any], event: LoginForm | OrderForm
 ) -> None:
-    """Let the core answer, shown in the channel of the command that opened the modal."""
+    """Let the core answer, shown in the channel of the command that opened the modal (to the
+    user alone), or posted in their DM where a global shortcut opened it."""
     where = ModalOrigin.of(view)
     asker = interaction_origin(body, where.channel_id)
-    respond = AsyncRespond(response_url=where.response_url)
-    await deps.conversations.answer(asker, event, Replies(respond, deps.messenger, asker.chat))
+    presenter: Presenter = ChatPresenter(deps.messenger, asker.chat)
+    if where.response_url:
+        respond = AsyncRespond(response_url=where.response_url)
+        presenter = Replies(respond, deps.messenger, asker.chat)
+    await deps.conversations.answer(asker, event, presenter)
 
 
 async def login_submitted(

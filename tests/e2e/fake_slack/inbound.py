@@ -27,7 +27,8 @@ Signed = tuple[bytes, dict[str, str]]
 
 
 class SignedRequests:
-    """Builds slash commands, button presses, modal submissions and events, signed v0."""
+    """Builds slash commands, button presses, shortcuts, modal submissions and events, signed
+    v0."""
 
     def __init__(self, workspace: Workspace, signing_secret: str) -> None:
         self._workspace = workspace
@@ -170,6 +171,68 @@ class SignedRequests:
             "response_urls": [],
             "enterprise": None,
             "is_enterprise_install": False,
+        }
+        return self._form({"payload": json.dumps(payload)})
+
+    def message_shortcut(
+        self,
+        callback_id: str,
+        text: str,
+        *,
+        user_id: str,
+        channel_id: str,
+        author_id: str | None = None,
+        team_id: str | None = None,
+    ) -> Signed:
+        """The message shortcut `callback_id` chosen by `user_id` on a message of `author_id`
+        (themselves by default) reading `text` in `channel_id`, as Slack posts it.
+
+        Slack escapes ``& < >`` in the message's text, as in every text it sends.
+        """
+        ws = self._workspace
+        ws.conversations.know_channel(channel_id, user_id)
+        team = team_id or ws.team_id
+        ts = ws.ids.ts()
+        escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        payload: dict[str, Any] = {
+            "type": "message_action",
+            "token": VERIFICATION_TOKEN,
+            "action_ts": ws.ids.ts(),
+            "team": {"id": team, "domain": TEAM_DOMAIN},
+            "user": _user(user_id, team),
+            "channel": {"id": channel_id, "name": _channel_name(channel_id)},
+            "is_enterprise_install": False,
+            "enterprise": None,
+            "callback_id": callback_id,
+            "trigger_id": ws.views.issue_trigger(user_id),
+            "response_url": ws.response_urls.issue(user_id=user_id, channel_id=channel_id),
+            "message_ts": ts,
+            "message": {
+                "type": "message",
+                "user": author_id or user_id,
+                "ts": ts,
+                "text": escaped,
+                "team": team,
+            },
+        }
+        return self._form({"payload": json.dumps(payload)})
+
+    def global_shortcut(
+        self, callback_id: str, *, user_id: str, team_id: str | None = None
+    ) -> Signed:
+        """The global shortcut `callback_id` chosen by `user_id`: no channel, no response URL."""
+        ws = self._workspace
+        team = team_id or ws.team_id
+        payload: dict[str, Any] = {
+            "type": "shortcut",
+            "token": VERIFICATION_TOKEN,
+            "action_ts": ws.ids.ts(),
+            "team": {"id": team, "domain": TEAM_DOMAIN},
+            "user": _user(user_id, team),
+            "is_enterprise_install": False,
+            "enterprise": None,
+            "callback_id": callback_id,
+            "trigger_id": ws.views.issue_trigger(user_id),
         }
         return self._form({"payload": json.dumps(payload)})
 

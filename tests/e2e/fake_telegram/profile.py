@@ -34,7 +34,7 @@ async def get_me(state: BotState, params: Params) -> JSON:
         **state.bot,
         "can_join_groups": True,
         "can_read_all_group_messages": False,
-        "supports_inline_queries": False,
+        "supports_inline_queries": state.inline_mode,
         "can_connect_to_business": False,
         "has_main_web_app": False,
     }

@@ -13,7 +13,7 @@ from typing import Any
 
 import uvicorn
 
-from tests.e2e.fake_telegram import people
+from tests.e2e.fake_telegram import inline, people
 from tests.e2e.fake_telegram.app import build_app
 from tests.e2e.fake_telegram.limits import TELEGRAM_LIMITS, Limits, Sent
 from tests.e2e.fake_telegram.profile import commands_key
@@ -221,6 +221,54 @@ class FakeTelegram:
         """
         user = self._state.user(user_id)
         return people.press(self._state, user, message_id, data, chat_id=chat_id)
+
+    # Inline mode
+
+    @property
+    def inline_mode(self) -> bool:
+        """Whether inline mode is on (BotFather's /setinline); off as for a new bot."""
+        return self._state.inline_mode
+
+    @inline_mode.setter
+    def inline_mode(self, on: bool) -> None:
+        self._state.inline_mode = on
+
+    def user_queries_inline(self, user_id: int, text: str, *, offset: str = "") -> str:
+        """A person types ``@bot text`` in some chat (or scrolls on to ``offset``); the query id.
+
+        Telegram shows a cached answer it may show this person at once, without asking the bot.
+        """
+        return inline.query(self._state, self._state.user(user_id), text, offset).query_id
+
+    def inline_answer(self, query_id: str) -> JSON | None:
+        """What the person was shown for an inline query (results, next_offset, button,
+        cache_time, is_personal), None while there is no answer."""
+        asked = self._state.inline_queries.get(query_id)
+        return None if asked is None else asked.answer
+
+    def inline_from_cache(self, query_id: str) -> bool:
+        """Whether Telegram answered the query from its cache, without asking the bot."""
+        return bool(self._state.inline_queries[query_id].from_cache)
+
+    def user_chooses_inline(
+        self,
+        user_id: int,
+        query_id: str,
+        result_id: str,
+        *,
+        chat_id: int,
+        chat_type: str = "group",
+    ) -> StoredMessage:
+        """The person picks a result: its message is posted, as theirs, in the chat where they
+        typed the query; the message."""
+        user = self._state.user(user_id)
+        return inline.choose(
+            self._state, user, query_id, result_id, chat_id=chat_id, chat_type=chat_type
+        )
+
+    def user_opens_link(self, user_id: int, url: str) -> JSON:
+        """A person presses a ``t.me/<bot>?start=…`` button and then Start; the Message."""
+        return inline.open_link(self._state, self._state.user(user_id), url)
 
     def webhook_update(self, item: JSON | str) -> JSON:
         """Take the pending Update carrying ``item`` off the queue, for the test to post it.

@@ -65,6 +65,9 @@ class BotState:
         self.changes = Changes()
         self.closing = False
         self.polls = 0  # getUpdates requests so far: a newer one ends an older one still waiting
+        # Inline mode (BotFather's /setinline), off as for a new bot; the queries people typed.
+        self.inline_mode = False
+        self.inline_queries: dict[str, Any] = {}
         self._serials = itertools.count(1)
         self._update_ids = itertools.count(_FIRST_UPDATE_ID)
 
