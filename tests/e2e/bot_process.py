@@ -57,7 +57,8 @@ __all__ = [
 
 # The Bot API methods that put something into a chat or change it there.
 CHAT_CHANGES = frozenset({"sendmessage", "senddocument", "editmessagetext", "deletemessage"})
-_START_TIMEOUT = 30.0
+# Three processes importing the whole bot at once take a minute on a busy machine.
+_START_TIMEOUT = 90.0
 _STOP_TIMEOUT = 15.0
 _LOG_TAIL = 3000
 _TAG = re.compile(r"<[^>]+>")

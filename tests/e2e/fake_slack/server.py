@@ -26,7 +26,7 @@ T = TypeVar("T")
 APP_TOKEN = "xapp-1-A0FAKEAPP-1-fake-app-token"
 # Slack accepts a trigger id for three seconds.
 TRIGGER_TTL = 3.0
-_START_TIMEOUT = 10.0
+_START_TIMEOUT = 30.0
 
 
 class FakeSlack(SignedRequests):

@@ -24,7 +24,7 @@ from tests.e2e.fake_telegram.state import BotState
 __all__ = ["DEFAULT_TOKEN", "FakeTelegram"]
 
 DEFAULT_TOKEN = "123456789:AAHfakeTelegramTokenForTests0123456"
-_START_TIMEOUT = 10.0
+_START_TIMEOUT = 30.0
 _CALLS_SHOWN = 8
 
 
