@@ -5,7 +5,16 @@ Repository functions live in one module per concern (``storage.users``, ``storag
 keyword-only arguments.
 """
 
-from storage import bookkeeping, drafts, jobs, spending, stats, upstream_sessions, users
+from storage import (
+    bookkeeping,
+    drafts,
+    jobs,
+    slack_installations,
+    spending,
+    stats,
+    upstream_sessions,
+    users,
+)
 from storage.crypto import (
     InvalidKey,
     TokenCipher,
@@ -25,9 +34,12 @@ from storage.models import (
     JobStatus,
     LoginAttempt,
     ProcessedUpdate,
+    SlackInstallation,
+    SlackOAuthState,
     UpstreamSession,
     utcnow,
 )
+from storage.slack_installations import SlackInstallations
 from storage.upstream_sessions import StoredSession, Tokens
 
 __all__ = [
@@ -45,6 +57,9 @@ __all__ = [
     "LoginAttempt",
     "MigrationError",
     "ProcessedUpdate",
+    "SlackInstallation",
+    "SlackInstallations",
+    "SlackOAuthState",
     "StoredSession",
     "TokenCipher",
     "Tokens",
@@ -55,6 +70,7 @@ __all__ = [
     "generate_key",
     "jobs",
     "load_or_create_key_file",
+    "slack_installations",
     "spending",
     "stats",
     "upstream_sessions",
