@@ -77,7 +77,8 @@ def _stop_on_signals() -> asyncio.Event:
 
 async def _chats(settings: Settings, args: argparse.Namespace, platforms: tuple[str, ...]) -> None:
     # A missing token is said before a sandbox starts, not after its banner.
-    settings.require(*(f"{name}_bot_token" for name in platforms))
+    for name in platforms:
+        settings.require_chat(name)
     async with _upstream(settings, args.sandbox, args.speed) as local:
         await serve_chats(local, platforms or configured_platforms(local), _stop_on_signals())
 

@@ -10,6 +10,7 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from bot.core.conversation import Conversations
 from bot.core.events import Origin
 from bot.core.texts import Texts, texts_for
+from bot.slack.installations import Installations
 from bot.slack.messenger import SlackMessenger
 from bot.slack.texts import SlackTexts, slack_texts
 
@@ -25,6 +26,8 @@ class SlackDeps:
     conversations: Conversations
     messenger: SlackMessenger
     language: str
+    # Where one deployment serves many workspaces: their installations.
+    installations: Installations | None = None
 
     @property
     def texts(self) -> Texts:

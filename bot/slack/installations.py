@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -23,6 +23,7 @@ __all__ = [
     "Installations",
     "InstalledTeam",
     "RemovedTeam",
+    "token_lookup",
 ]
 
 log = logging.getLogger(__name__)
@@ -223,3 +224,13 @@ class DbStateStore(AsyncOAuthStateStore):
     async def async_consume(self, state: str) -> bool:
         """Whether the state was issued, is not expired and was not used before."""
         return bool(state) and await self._installations.consume_state(state)
+
+
+def token_lookup(installations: Installations) -> Callable[[str], Awaitable[str | None]]:
+    """A workspace's bot token as stored now, for each call that needs it."""
+
+    async def token_of(team_id: str) -> str | None:
+        team = await installations.find(None, team_id) if team_id else None
+        return None if team is None else team.bot_token
+
+    return token_of

@@ -15,7 +15,7 @@ def origin(*, team_id: str, user_id: str, channel_id: str) -> Origin:
     """A Slack user (of a workspace) in a channel; the language is the user's /dil choice."""
     return Origin(
         user=UserKey(PLATFORM, user_id, workspace=team_id),
-        chat=ChatAddress(PLATFORM, channel_id, user_id=user_id),
+        chat=ChatAddress(PLATFORM, channel_id, user_id=user_id, workspace=team_id),
         private=is_direct(channel_id),
         language_hint=None,
     )

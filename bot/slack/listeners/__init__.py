@@ -4,12 +4,21 @@ from __future__ import annotations
 
 from slack_bolt.async_app import AsyncApp
 
-from bot.slack.listeners import actions, admission, commands, errors, events, replays, views
+from bot.slack.listeners import (
+    actions,
+    admission,
+    commands,
+    errors,
+    events,
+    installs,
+    replays,
+    views,
+)
 
 __all__ = ["register_listeners"]
 
 
 def register_listeners(app: AsyncApp) -> None:
     """Register every listener kind on the app; strangers and replays are stopped first."""
-    for kind in (admission, replays, commands, actions, views, events, errors):
+    for kind in (admission, replays, commands, actions, views, events, installs, errors):
         kind.register(app)
