@@ -1,0 +1,164 @@
+"""One deployment serving many Slack workspaces: "Add to Slack", a token per team, uninstalls."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from storage import Database
+from tests.e2e.fake_slack.team import FakeTeam
+from tests.e2e.order_labels import SHORT, TITLE
+from tests.e2e.slack_rig import CHANNEL, SlackRig, slack_rig, text_of
+
+SECOND = "T2"
+
+
+@pytest.fixture
+async def rig(tmp_path: Path) -> AsyncIterator[SlackRig]:
+    async with slack_rig(tmp_path, many=True) as running:
+        yield running
+
+
+def _installations(rig: SlackRig) -> list[tuple[str, bytes]]:
+    db = Database.connect(rig.settings.effective_database_url)
+    try:
+        rows = db.run_sync(
+            lambda s: (
+                s.connection()
+                .exec_driver_sql("SELECT team_id, bot_token FROM slack_installation")
+                .all()
+            )
+        )
+    finally:
+        db.dispose()
+    return [(team, bytes(token)) for team, token in rows]
+
+
+async def _order(rig: SlackRig) -> None:
+    tones = await rig.says("/yaz", TITLE, "Yazım tonunu seçin")
+    sizes = await rig.presses(tones, "Samimi", "Makale boyutunu seçin")
+    summary = await rig.presses(sizes, SHORT, "Bakiyeniz")
+    await rig.presses(summary, "Onayla", "Siparişiniz alındı")
+
+
+async def _delivered(rig: SlackRig, team: FakeTeam) -> None:
+    await team.wait_for(
+        lambda: any("Makaleniz hazır" in text_of(m) for m in team.messages(CHANNEL)), timeout=20
+    )
+    await team.wait_for(lambda: any(f.filename.endswith(".md") for f in team.files), timeout=20)
+
+
+async def test_two_workspaces_install_and_each_orders_and_receives_in_its_own(
+    rig: SlackRig,
+) -> None:
+    first = await rig.install(rig.slack.team_id)
+    second = await rig.install(SECOND)
+
+    for page in (first, second):
+        assert page.status_code == 200
+        assert "/giris" in page.text
+        assert "type /giris" in page.text
+    [(link, _)] = [await rig.install_page()]
+    assert "client_id=1111111111.2222222222" in link
+    assert "scope=commands,chat:write,im:write,im:history,files:write,files:read" in link
+    team_two = rig.slack.team(SECOND)
+    team_two.add_channel(CHANNEL)
+    two = rig.in_team(team_two)
+
+    await rig.log_in()
+    await two.log_in()
+    await _order(rig)
+    await _order(two)
+    rig.sandbox.state.clock.advance(600)
+
+    await _delivered(rig, rig.slack)
+    await _delivered(two, team_two)
+    tokens = {rig.slack.team_id: rig.slack.token, SECOND: team_two.token}
+    assert tokens[rig.slack.team_id] != tokens[SECOND]
+    api_calls = [c for c in rig.slack.calls if c.method != "oauth.v2.access"]
+    assert all(c.response.get("ok") or c.status == 429 for c in api_calls), [
+        (c.method, c.response.get("error")) for c in api_calls if not c.response.get("ok")
+    ]
+    assert {c.team for c in api_calls if c.method == "chat.postMessage"} == set(tokens)
+    for call in api_calls:
+        assert call.token == tokens[call.team or ""]
+
+
+async def test_a_wrong_reused_or_missing_state_installs_nothing_and_calls_nothing(
+    rig: SlackRig,
+) -> None:
+    link, cookie = await rig.install_page()
+    grant = rig.slack.authorize(link, SECOND)
+    redirect = f"{rig.base_url}/slack/oauth_redirect"
+
+    wrong = await rig.http.get(
+        redirect,
+        params={"code": grant.code, "state": "forged"},
+        headers={"Cookie": "slack-app-oauth-state=forged"},
+    )
+    missing = await rig.http.get(redirect, params={"code": grant.code})
+    no_cookie = await rig.http.get(redirect, params={"code": grant.code, "state": grant.state})
+    assert [wrong.status_code, missing.status_code, no_cookie.status_code] == [401, 400, 400]
+    assert not rig.slack.calls_to("oauth.v2.access")
+    assert _installations(rig) == []
+
+    good = await rig.http.get(
+        redirect, params={"code": grant.code, "state": grant.state}, headers={"Cookie": cookie}
+    )
+    reused = await rig.http.get(
+        redirect, params={"code": grant.code, "state": grant.state}, headers={"Cookie": cookie}
+    )
+    assert (good.status_code, reused.status_code) == (200, 401)
+    assert "Kurulum tamamlanamadı" in reused.text
+    assert len(rig.slack.calls_to("oauth.v2.access")) == 1
+    assert [team for team, _ in _installations(rig)] == [SECOND]
+
+
+async def test_a_reinstall_uses_only_the_new_token_and_no_token_is_stored_as_text(
+    rig: SlackRig,
+) -> None:
+    await rig.install(rig.slack.team_id)
+    old = rig.slack.token
+    await rig.log_in()
+    assert (await rig.install(rig.slack.team_id)).status_code == 200
+    new = rig.slack.token
+    assert old
+    assert new
+    assert old != new
+    since = len(rig.slack.calls)
+
+    await rig.says("/bakiye", "", "Bakiyeniz")
+    await rig.log_in()
+
+    later = rig.slack.calls[since:]
+    assert later
+    assert {call.token for call in later if call.method != "oauth.v2.access"} == {new}
+    assert len(_installations(rig)) == 1
+    database = Path(str(rig.settings.sqlite_path))
+    files = [path for path in database.parent.iterdir() if path.name.startswith(database.name)]
+    assert any(path.name.endswith("-wal") for path in files)
+    for path in files:
+        content = path.read_bytes()
+        assert old.encode() not in content
+        assert new.encode() not in content
+
+
+async def test_a_team_outside_the_allowed_ones_is_uninstalled_and_nothing_stored(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with slack_rig(tmp_path, many=True, allowed_slack_teams="T1") as rig:
+        caplog.set_level(logging.WARNING)
+        refused = await rig.install("T9")
+        allowed = await rig.install("T1")
+
+        assert refused.status_code == 403
+        assert "izinli değil" in refused.text
+        assert "not allowed" in refused.text
+        assert allowed.status_code == 200
+        assert rig.slack.distribution.uninstalls == ["T9"]
+        assert rig.slack.distribution.token_of("T9") is None
+        assert [team for team, _ in _installations(rig)] == ["T1"]
+        assert "refused the install of Slack team T9" in caplog.text
