@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.logs import configure_logging
 from storage import Database
+from tests.e2e.fake_slack.distribution import CLIENT_SECRET
 from tests.e2e.fake_slack.team import FakeTeam
 from tests.e2e.order_labels import SHORT, TITLE
-from tests.e2e.slack_rig import CHANNEL, SlackRig, slack_rig, text_of
+from tests.e2e.slack_rig import CHANNEL, SECRET, SlackRig, slack_rig, text_of
 
 SECOND = "T2"
 
@@ -162,3 +167,93 @@ async def test_a_team_outside_the_allowed_ones_is_uninstalled_and_nothing_stored
         assert rig.slack.distribution.token_of("T9") is None
         assert [team for team, _ in _installations(rig)] == ["T1"]
         assert "refused the install of Slack team T9" in caplog.text
+
+
+def _rows(rig: SlackRig, sql: str) -> list[tuple[object, ...]]:
+    db = Database.connect(rig.settings.effective_database_url)
+    try:
+        return [
+            tuple(row) for row in db.run_sync(lambda s: s.connection().exec_driver_sql(sql).all())
+        ]
+    finally:
+        db.dispose()
+
+
+async def _until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait for a condition the bot's database holds (events are handled after their ack)."""
+    async with asyncio.timeout(timeout):
+        while not condition():  # noqa: ASYNC110 - another process's database, no event to wait on
+            await asyncio.sleep(0.05)
+
+
+_REVOKED = {"type": "tokens_revoked", "tokens": {"oauth": [], "bot": ["U0FAKEBOT"]}}
+_UNINSTALLED = {"type": "app_uninstalled"}
+
+
+@pytest.mark.parametrize(
+    "events",
+    [[_REVOKED, _UNINSTALLED], [_UNINSTALLED, _REVOKED], [_REVOKED]],
+    ids=["revoked-first", "uninstalled-first", "revoked-alone"],
+)
+async def test_a_workspace_that_removes_the_app_is_forgotten_and_others_keep_working(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, events: list[dict[str, Any]]
+) -> None:
+    caplog.set_level(logging.INFO)
+    # The sandbox's clock at real speed: the order stays unfinished while the app is removed.
+    async with slack_rig(tmp_path, many=True, speed=1.0) as rig:
+        await rig.install(rig.slack.team_id)
+        await rig.install(SECOND)
+        two = rig.in_team(rig.slack.team(SECOND))
+        await rig.log_in()
+        await two.log_in()
+        await _order(rig)
+        [(request_id,)] = _rows(rig, "SELECT request_id FROM job")
+        old_token = rig.slack.token
+
+        rig.slack.remove_app(rig.slack.team_id)
+        for event in events:
+            answer = await rig.post(rig.slack.event({**event, "event_ts": "1700000000.000001"}))
+            assert answer.status_code == 200
+        await _until(lambda: not _rows(rig, "SELECT 1 FROM slack_installation WHERE team_id='T1'"))
+        await _until(lambda: _rows(rig, "SELECT status FROM job") == [("expired",)])
+        # Logged right after the transaction that expired the job.
+        await _until(lambda: request_id in caplog.text)
+        assert "Slack team T1 removed the app" in caplog.text
+        sessions = (
+            "SELECT u.workspace FROM upstream_session s JOIN chat_user u ON u.id = s.chat_user_id"
+        )
+        assert _rows(rig, sessions) == [(SECOND,)]
+        since = len(rig.slack.calls)
+        await rig.says("/bakiye", "", "artık kurulu değil")
+        assert all(call.team != rig.slack.team_id for call in rig.slack.calls[since:])
+        assert all(call.token != old_token for call in rig.slack.calls[since:])
+        await two.says("/bakiye", "", "Bakiyeniz")
+        assert (await rig.http.get(f"{rig.base_url}/health")).status_code == 200
+
+
+async def test_no_bot_token_or_client_secret_reaches_the_debug_log(tmp_path: Path) -> None:
+    logged = io.StringIO()
+    root = logging.getLogger()
+    saved = (root.handlers[:], root.level)
+    levels = {name: logging.getLogger(name).level for name in ("slack_sdk", "slack_bolt")}
+    try:
+        async with slack_rig(tmp_path, many=True, allowed_slack_teams="T1") as rig:
+            configure_logging("DEBUG", [CLIENT_SECRET, SECRET], logged)
+            await rig.install("T1")
+            await rig.install("T9")
+            await rig.log_in()
+            tokens = [c.response["access_token"] for c in rig.slack.calls_to("oauth.v2.access")]
+    finally:
+        root.handlers[:], _ = saved
+        root.setLevel(saved[1])
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
+
+    text_logged = logged.getvalue()
+    assert "Sending a request - url: POST " in text_logged
+    assert "oauth.v2.access" in text_logged
+    assert "apps.uninstall" in text_logged
+    assert "Received the following response" in text_logged
+    assert len(tokens) == 2
+    for secret in [*tokens, CLIENT_SECRET]:
+        assert secret not in text_logged
