@@ -55,8 +55,9 @@ from bot.core.events import (
     UserKey,
 )
 from bot.core.forms import OrderChoices
+from bot.core.home import home_screen
 from bot.core.presenter import Presenter, present
-from bot.core.screens import Effect
+from bot.core.screens import Effect, Screen
 from bot.core.states import Awaiting, JobStatus
 from bot.core.texts import LANGUAGES
 from bot.core.turn import AtOnce, CoreServices, Turn, language_of
@@ -119,6 +120,10 @@ class Conversations:
         turn = Turn(self.services, origin, await self._user(origin))
         choices = await _answering(turn, "order form", order.choices(turn))
         return turn.effects if choices is None else choices
+
+    async def home(self, origin: Origin) -> Screen:
+        """The user's home screen (``bot.core.home``)."""
+        return await home_screen(Turn(self.services, origin, await self._user(origin)))
 
     async def unfinished_jobs(self, key: UserKey) -> int:
         """How many of the user's orders are still to be delivered."""

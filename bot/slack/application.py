@@ -9,6 +9,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.core.conversation import Conversations
 from bot.slack.context import SlackDeps, providing
 from bot.slack.counting import CountingRetryHandler
+from bot.slack.home import HomeTab
 from bot.slack.install import InstallFlow, ManyWorkspaces
 from bot.slack.installations import token_lookup
 from bot.slack.listeners import register_listeners
@@ -86,6 +87,8 @@ def build_app(
         # is also in the environment); it only has to be pointed at SLACK_API_URL.
         messenger = SlackMessenger(_point(app.client, api_url), slack_texts(language))
     installations = many.installations if many is not None else None
-    app.use(providing(SlackDeps(conversations, messenger, language, installations)))
+    home = HomeTab(conversations, messenger)
+    messenger.file_sent = home.refresh
+    app.use(providing(SlackDeps(conversations, messenger, language, home, installations)))
     register_listeners(app)
     return app, messenger

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import aiohttp
 from slack_sdk.errors import SlackApiError, SlackClientError
@@ -89,6 +90,9 @@ class SlackMessenger:
         self._token_of = token_of
         # Paced before each post or edit; a 429 left over is the client's retry handler's.
         self._pacer = Pacer()
+        # Told of each file sent to a user (an article delivered, a zip), e.g. to refresh
+        # their Home tab.
+        self.file_sent: Callable[[ChatAddress], None] | None = None
 
     async def client_for(self, chat: ChatAddress) -> AsyncWebClient:
         """The Web API client with the token of the chat's workspace."""
@@ -184,6 +188,18 @@ class SlackMessenger:
             return ""
 
         await self._posting(chat, post)
+        if self.file_sent is not None:
+            self.file_sent(chat)
+
+    async def publish_home(self, chat: ChatAddress, view: dict[str, Any]) -> None:
+        """Publish the Home tab of the chat's user (views.publish), paced per user."""
+        assert chat.user_id is not None
+        client = await self.client_for(chat)
+        await self._pacer.wait(self._pace_key(chat, f"home:{chat.user_id}"), CHANNEL_WINDOWS)
+        try:
+            await client.views_publish(user_id=chat.user_id, view=view)
+        except _FAILURES as err:
+            raise _translated(err) from err
 
     def fits(self, screen: Screen) -> bool:
         """Whether the screen renders as one message within Slack's block and text limits."""

@@ -218,16 +218,17 @@ class SlackRig:
         """Wait until ``count`` modals with this callback id were opened; the last one's view."""
         await self.slack.wait_for(
             lambda: (
-                len([v for v in self.slack.views if v.view["callback_id"] == callback_id]) >= count
+                len([v for v in self.slack.views if v.view.get("callback_id") == callback_id])
+                >= count
             )
         )
-        return [v for v in self.slack.views if v.view["callback_id"] == callback_id][-1].view
+        return [v for v in self.slack.views if v.view.get("callback_id") == callback_id][-1].view
 
     async def log_in(
         self, user: str = ALICE, email: str = DEMO_EMAIL, password: str = DEMO_PASSWORD
     ) -> dict[str, Any]:
         """Log in through the /giris modal; returns the ephemeral answer."""
-        opened = len([v for v in self.slack.views if v.view["callback_id"] == "login"])
+        opened = len([v for v in self.slack.views if v.view.get("callback_id") == "login"])
         since = len(self.slack.ephemerals(user))
         await self.command("/giris", user=user)
         await self.opened("login", opened + 1)

@@ -10,6 +10,7 @@ from bot.slack.listeners import (
     commands,
     errors,
     events,
+    home,
     installs,
     replays,
     views,
@@ -20,5 +21,5 @@ __all__ = ["register_listeners"]
 
 def register_listeners(app: AsyncApp) -> None:
     """Register every listener kind on the app; strangers and replays are stopped first."""
-    for kind in (admission, replays, commands, actions, views, events, installs, errors):
+    for kind in (admission, replays, commands, actions, views, events, home, installs, errors):
         kind.register(app)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncRespond
@@ -12,7 +13,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.events import Command, Origin
 from bot.core.forms import OrderChoices
-from bot.core.presenter import present
+from bot.core.presenter import Presenter, present
 from bot.core.screens import Effect, Screen, Send
 from bot.slack.context import SlackDeps, deps_of
 from bot.slack.modals import ModalOrigin, loading_view, login_view, order_view, screen_view
@@ -20,7 +21,15 @@ from bot.slack.origins import origin
 from bot.slack.render import unescape
 from bot.slack.replies import Replies
 
-__all__ = ["FORM_PATIENCE", "log_in", "order", "register", "run_command"]
+__all__ = [
+    "FORM_PATIENCE",
+    "OrderFormAt",
+    "log_in",
+    "open_order_form",
+    "order",
+    "register",
+    "run_command",
+]
 
 LOGIN_COMMAND, ORDER_COMMAND = "giris", "yaz"
 # A trigger id lasts three seconds: choices slower than this wait behind a loading modal.
@@ -85,33 +94,48 @@ async def order(
     if _args(command):
         await _answer(deps, where, respond, Command(ORDER_COMMAND, _args(command)))
         return
-    choosing = asyncio.ensure_future(deps.conversations.order_form(where))
+    form = OrderFormAt(where, str(command["trigger_id"]), _modal_origin(command))
+    await open_order_form(client, deps, form, Replies(respond, deps.messenger, where.chat))
+
+
+@dataclass(frozen=True, slots=True)
+class OrderFormAt:
+    """Who asked for the order form, with which trigger, and where its answer goes."""
+
+    where: Origin
+    trigger_id: str
+    modal: ModalOrigin
+
+
+async def open_order_form(
+    client: AsyncWebClient, deps: SlackDeps, at: OrderFormAt, instead: Presenter
+) -> None:
+    """Open the order form; the core's answer (log in first) goes to ``instead``."""
+    choosing = asyncio.ensure_future(deps.conversations.order_form(at.where))
     done, _ = await asyncio.wait({choosing}, timeout=FORM_PATIENCE)
     if not done:
-        await _form_later(client, deps, command, choosing)
+        await _form_later(client, deps, at, choosing)
         return
     form = choosing.result()
     if isinstance(form, list):
         # Not the form but the core's answer, e.g. the need to log in first.
-        await present(Replies(respond, deps.messenger, where.chat), form)
+        await present(instead, form)
         return
-    _, texts = await deps.speaking_to(where)
-    await client.views_open(
-        trigger_id=command["trigger_id"], view=order_view(texts, form, _modal_origin(command))
-    )
+    _, texts = await deps.speaking_to(at.where)
+    await client.views_open(trigger_id=at.trigger_id, view=order_view(texts, form, at.modal))
 
 
 async def _form_later(
     client: AsyncWebClient,
     deps: SlackDeps,
-    command: dict[str, Any],
+    at: OrderFormAt,
     choosing: asyncio.Future[OrderChoices | list[Effect]],
 ) -> None:
     """Hold the trigger with a loading modal, then put the form (or the core's answer) in it."""
-    _, texts = await deps.speaking_to(_origin(command))
-    modal_origin = _modal_origin(command)
+    _, texts = await deps.speaking_to(at.where)
+    modal_origin = at.modal
     opened = await client.views_open(
-        trigger_id=command["trigger_id"], view=loading_view(texts, modal_origin)
+        trigger_id=at.trigger_id, view=loading_view(texts, modal_origin)
     )
     form = await choosing
     if isinstance(form, list):

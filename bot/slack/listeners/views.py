@@ -11,6 +11,7 @@ from slack_bolt.context.respond.async_respond import AsyncRespond
 from bot.core.events import LoginForm, OrderForm
 from bot.core.forms import looks_like_email, title_problem
 from bot.slack.context import SlackDeps, deps_of
+from bot.slack.home import home_origin
 from bot.slack.modals import (
     EMAIL,
     LOGIN,
@@ -34,9 +35,18 @@ async def _answer(
 ) -> None:
     """Let the core answer, shown in the channel of the command that opened the modal."""
     where = ModalOrigin.of(view)
-    asker = interaction_origin(body, where.channel_id)
-    respond = AsyncRespond(response_url=where.response_url)
-    await deps.conversations.answer(asker, event, Replies(respond, deps.messenger, asker.chat))
+    if not where.response_url:
+        # Opened from the Home tab: no command to answer, the answer goes to the DM.
+        team = interaction_origin(body, where.channel_id).user.workspace
+        asker = home_origin(team, where.channel_id)
+        await deps.answer_in_chat(asker, event)
+    else:
+        asker = interaction_origin(body, where.channel_id)
+        respond = AsyncRespond(response_url=where.response_url)
+        replies = Replies(respond, deps.messenger, asker.chat)
+        await deps.conversations.answer(asker, event, replies)
+    if isinstance(event, LoginForm):
+        deps.home.refresh(asker.chat)
 
 
 async def login_submitted(

@@ -89,6 +89,10 @@ class FakeTeam(SignedRequests):
         """A person shares a file; the file object a ``file_share`` message event carries."""
         return self._workspace.uploads.share(user, filename, content, mimetype)
 
+    def home(self, user_id: str) -> dict[str, Any] | None:
+        """The user's Home tab as the bot last published it, if it did."""
+        return self._workspace.views.home(user_id)
+
     @property
     def views(self) -> list[OpenedView]:
         """Every modal and Home tab shown, each in its latest form."""
