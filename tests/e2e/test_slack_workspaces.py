@@ -6,6 +6,7 @@ import asyncio
 import io
 import logging
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from storage import Database
 from tests.e2e.fake_slack.distribution import CLIENT_SECRET
 from tests.e2e.fake_slack.team import FakeTeam
 from tests.e2e.order_labels import SHORT, TITLE
-from tests.e2e.slack_rig import CHANNEL, SECRET, SlackRig, slack_rig, text_of
+from tests.e2e.slack_rig import CHANNEL, SECRET, SlackRig, free_port, slack_rig, text_of
 
 SECOND = "T2"
 
@@ -51,7 +52,7 @@ async def _order(rig: SlackRig) -> None:
 
 async def _delivered(rig: SlackRig, team: FakeTeam) -> None:
     await team.wait_for(
-        lambda: any("Makaleniz hazır" in text_of(m) for m in team.messages(CHANNEL)), timeout=20
+        lambda: any("Makaleniz hazır" in text_of(m) for m in team.messages(CHANNEL)), timeout=30
     )
     await team.wait_for(lambda: any(f.filename.endswith(".md") for f in team.files), timeout=20)
 
@@ -257,3 +258,74 @@ async def test_no_bot_token_or_client_secret_reaches_the_debug_log(tmp_path: Pat
     assert len(tokens) == 2
     for secret in [*tokens, CLIENT_SECRET]:
         assert secret not in text_logged
+
+
+async def test_a_redirect_uri_of_its_own_is_in_the_link_and_the_code_exchange(
+    tmp_path: Path,
+) -> None:
+    redirect = "https://bot.example.org/slack/oauth_redirect"
+    async with slack_rig(tmp_path, many=True, slack_redirect_uri=redirect) as rig:
+        link, _ = await rig.install_page()
+        installed = await rig.install("T1")
+
+        assert f"redirect_uri={redirect}" in link
+        assert installed.status_code == 200
+        [exchange] = rig.slack.calls_to("oauth.v2.access")
+        assert exchange.params["redirect_uri"] == redirect
+        assert exchange.response["ok"]
+
+
+@asynccontextmanager
+async def _replicas(tmp_path: Path, database_url: str) -> AsyncIterator[tuple[SlackRig, SlackRig]]:
+    """Two processes' worth of the app on one PostgreSQL database, one fake Slack, one sandbox."""
+    async with slack_rig(
+        tmp_path, many=True, speed=1.0, database_url=database_url, delivery_lease_seconds=1
+    ) as first:
+        settings = first.settings.model_copy(update={"port": free_port()})
+        second = SlackRig(first.slack, first.sandbox, settings, first.http)
+        await second.start()
+        try:
+            yield first, second
+        finally:
+            await second.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_an_install_started_on_one_replica_is_finished_on_another(
+    tmp_path: Path, database_url: str
+) -> None:
+    async with _replicas(tmp_path, database_url) as (first, second):
+        link, cookie = await first.install_page()
+        grant = first.slack.authorize(link, "T1")
+        finished = await second.http.get(
+            f"{second.base_url}/slack/oauth_redirect",
+            params={"code": grant.code, "state": grant.state},
+            headers={"Cookie": cookie},
+        )
+        assert finished.status_code == 200, finished.text
+        await first.says("/bakiye", "", "Önce giriş yapmalısınız")
+        await second.log_in()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_reinstall_on_one_replica_is_used_by_the_others_delivery(
+    tmp_path: Path, database_url: str
+) -> None:
+    async with _replicas(tmp_path, database_url) as (first, second):
+        await first.install("T1")
+        await first.log_in()
+        await _order(first)
+        await second.install("T1")
+        new = first.slack.token
+        # The first replica stops; the second, which never served this order, delivers it.
+        await first.stop()
+        since = len(first.slack.calls)
+        first.sandbox.state.clock.advance(600)
+        # Not to wait out the service's estimate at the sandbox's real-time speed.
+        _rows(second, "UPDATE job SET next_poll_at = now() RETURNING id")
+        await _delivered(second, second.slack)
+        assert {c.token for c in first.slack.calls[since:] if c.method != "oauth.v2.access"} == {
+            new
+        }
