@@ -26,9 +26,10 @@ async def workspace_left(
     """Forget the workspace: its token, its users' sessions; its unfinished jobs expire."""
     installations = deps_of(context).installations
     team = context.team_id or str(body.get("team_id") or "")
-    # A user token revoked leaves the bot's; this app asks for none, but Slack may say so.
+    # One workspace's app (a bot token): nothing to forget.
     if installations is None or not team:
         return
+    # A user token revoked leaves the bot's; this app asks for none, but Slack may say so.
     if event.get("type") == _REVOKED and not (event.get("tokens") or {}).get("bot"):
         return
     removed = await installations.remove(context.enterprise_id, team)
