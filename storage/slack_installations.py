@@ -135,7 +135,11 @@ def remove_team(
 
     The jobs' leases end too, so a sender under way cannot record another part.
     """
-    removed = session.exec(delete(SlackInstallation).where(*_of(enterprise_id, team_id)))
+    # An event of a workspace in a grid may leave the enterprise out; the team decides.
+    removing = delete(SlackInstallation).where(col(SlackInstallation.team_id) == team_id)
+    if enterprise_id:
+        removing = removing.where(col(SlackInstallation.enterprise_id) == enterprise_id)
+    removed = session.exec(removing)
     users = select(ChatUser.id).where(
         col(ChatUser.platform) == _PLATFORM, col(ChatUser.workspace) == team_id
     )

@@ -91,15 +91,17 @@ async def test_a_reinstall_replaces_the_token_which_is_never_stored_as_text(
 async def test_installations_are_keyed_by_enterprise_and_team(
     database: Database, cipher: TokenCipher
 ) -> None:
-    _, store, _ = _stores(database, cipher, _Clock())
+    rows, store, _ = _stores(database, cipher, _Clock())
     await store.async_save(_installation("T1", OLD_TOKEN, enterprise="E1"))
 
     found = await store.async_find_bot(enterprise_id="E1", team_id="T1")
     assert found is not None
     assert found.enterprise_id == "E1"
     assert await store.async_find_bot(enterprise_id="E2", team_id="T1") is None
-    # Events of a workspace in a grid name the team; the team alone finds it.
+    # Events of a workspace in a grid name the team; the team alone finds it, and removes it.
     assert await store.async_find_bot(enterprise_id=None, team_id="T1") is not None
+    assert (await rows.remove("E2", "T1")).installations == 0
+    assert (await rows.remove(None, "T1")).installations == 1
 
 
 async def test_a_state_is_good_once_on_any_replica_and_not_after_it_expires(
