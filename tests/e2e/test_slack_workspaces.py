@@ -52,7 +52,7 @@ async def _order(rig: SlackRig) -> None:
 
 async def _delivered(rig: SlackRig, team: FakeTeam) -> None:
     await team.wait_for(
-        lambda: any("Makaleniz hazır" in text_of(m) for m in team.messages(CHANNEL)), timeout=30
+        lambda: any("Makaleniz hazır" in text_of(m) for m in team.messages(CHANNEL)), timeout=60
     )
     await team.wait_for(lambda: any(f.filename.endswith(".md") for f in team.files), timeout=20)
 
