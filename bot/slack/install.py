@@ -64,11 +64,10 @@ class TeamRefused(BoltError):
     """The workspace is outside ALLOWED_SLACK_TEAMS; the app removed itself from it."""
 
 
-def _page(title: str, paragraphs: list[str], status: int, cookie: str | None) -> BoltResponse:
+def _page(title: str, paragraphs: list[str], status: int, cookie: str) -> BoltResponse:
+    """A page of the redirect; the state cookie, used or not, is deleted as Bolt does."""
     body = "".join(f"<p>{part}</p>" for part in paragraphs)
-    headers: dict[str, str | Sequence[str]] = {"Content-Type": _HTML}
-    if cookie is not None:
-        headers["Set-Cookie"] = cookie
+    headers: dict[str, str | Sequence[str]] = {"Content-Type": _HTML, "Set-Cookie": cookie}
     return BoltResponse(
         status=status,
         headers=headers,

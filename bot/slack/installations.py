@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from slack_bolt.error import BoltError
 from slack_sdk.oauth.installation_store import Bot, Installation
 from slack_sdk.oauth.installation_store.async_installation_store import AsyncInstallationStore
 from slack_sdk.oauth.state_store.async_state_store import AsyncOAuthStateStore
@@ -129,7 +130,8 @@ class DbInstallationStore(AsyncInstallationStore):
     async def async_save(self, installation: Installation) -> None:
         """Store the bot of an install; a workspace's earlier token is replaced at once."""
         if not installation.team_id or not installation.bot_token:
-            raise ValueError("an installation without a team or a bot token")
+            # Bolt answers its own error class with the failure page; nothing is stored.
+            raise BoltError("an installation without a team or a bot token")
         await self._installations.save_team(
             team_id=installation.team_id,
             bot_token=installation.bot_token,
