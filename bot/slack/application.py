@@ -64,8 +64,9 @@ def build_app(
     conversations: Conversations,
     language: str,
     many: ManyWorkspaces | None = None,
-) -> tuple[AsyncApp, SlackMessenger]:
-    """The app with every listener, and the messenger that shares its Web API client.
+) -> tuple[AsyncApp, SlackMessenger, HomeTab]:
+    """The app with every listener, the messenger that shares its Web API client, and the
+    Home tab (to be closed with the app).
 
     With ``many``, the app serves every workspace that installed it; else the one of ``token``.
     """
@@ -91,4 +92,4 @@ def build_app(
     messenger.file_sent = home.refresh
     app.use(providing(SlackDeps(conversations, messenger, language, home, installations)))
     register_listeners(app)
-    return app, messenger
+    return app, messenger, home

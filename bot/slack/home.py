@@ -71,6 +71,14 @@ class HomeTab:
             return
         self._due[key] = asyncio.create_task(self._republish(*key))
 
+    async def close(self) -> None:
+        """Drop the publishes still due: the app is stopping."""
+        due = [task for task in self._due.values() if not task.done()]
+        for task in due:
+            task.cancel()
+        await asyncio.gather(*due, return_exceptions=True)
+        self._due.clear()
+
     async def _republish(self, team_id: str, user_id: str) -> None:
         try:
             await self.publish(team_id, user_id)

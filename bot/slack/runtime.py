@@ -122,7 +122,7 @@ async def running_slack(
         # Socket Mode is signed by its connection; HTTP requests must carry Slack's signature.
         settings.require("slack_signing_secret")
     secret = settings.slack_signing_secret
-    app, messenger = build_app(
+    app, messenger, home = build_app(
         token=bot_token.get_secret_value() if bot_token else None,
         signing_secret=secret.get_secret_value() if secret else "",
         api_url=settings.slack_api_url,
@@ -141,5 +141,6 @@ async def running_slack(
         yield SlackRuntime(app, routes, socket_mode)
     finally:
         messengers.pop(PLATFORM, None)
+        await home.close()
         if socket_mode is not None:
             await socket_mode.close_async()  # type: ignore[no-untyped-call]
