@@ -329,3 +329,13 @@ async def test_a_reinstall_on_one_replica_is_used_by_the_others_delivery(
         assert {c.token for c in first.slack.calls[since:] if c.method != "oauth.v2.access"} == {
             new
         }
+
+
+async def test_the_admin_chat_is_one_channel_of_one_workspace(tmp_path: Path) -> None:
+    async with slack_rig(tmp_path, many=True, admin_chat="slack:T1/C1") as rig:
+        await rig.install("T1")
+        await rig.install(SECOND)
+        two = rig.in_team(rig.slack.team(SECOND))
+
+        await rig.says("/durum", "", "Sürüm:")
+        await two.says("/durum", "", "Bu komutu tanımıyorum")
