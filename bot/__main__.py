@@ -22,7 +22,7 @@ from bot.config import ConfigError, Settings, load_settings
 from bot.logs import configure_logging
 from bot.shell import PLATFORM as SHELL
 from bot.shell import PipedLines, PromptLines, ShellChat, ShellMessenger
-from storage import Database, DatabaseUnusable, upstream_sessions
+from storage import Database, DatabaseUnusable, slack_installations, upstream_sessions
 
 __all__ = ["SHELL_LOG", "main"]
 
@@ -77,7 +77,8 @@ def _stop_on_signals() -> asyncio.Event:
 
 async def _chats(settings: Settings, args: argparse.Namespace, platforms: tuple[str, ...]) -> None:
     # A missing token is said before a sandbox starts, not after its banner.
-    settings.require(*(f"{name}_bot_token" for name in platforms))
+    for name in platforms:
+        settings.require_chat(name)
     async with _upstream(settings, args.sandbox, args.speed) as local:
         await serve_chats(local, platforms or configured_platforms(local), _stop_on_signals())
 
@@ -89,9 +90,10 @@ def _rotate_keys(settings: Settings) -> None:
     try:
         db.migrate()
         count = db.run_sync(lambda s: upstream_sessions.reencrypt_all(s, cipher=cipher))
+        bots = db.run_sync(lambda s: slack_installations.reencrypt_all(s, cipher=cipher))
     finally:
         db.dispose()
-    print(f"re-encrypted {count} session(s) under the first key")
+    print(f"re-encrypted {count} session(s) and {bots} Slack bot token(s) under the first key")
 
 
 def _migrate(settings: Settings) -> None:

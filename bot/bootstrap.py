@@ -37,7 +37,14 @@ from bot.sandbox import RunningSandbox, running_sandbox
 from bot.slack import SlackRuntime, running_slack
 from bot.telegram import TelegramRuntime, running_telegram
 from bot.web import serving_http, web_app
-from storage import Database, InvalidKey, TokenCipher, load_or_create_key_file, stats
+from storage import (
+    Database,
+    InvalidKey,
+    SlackInstallations,
+    TokenCipher,
+    load_or_create_key_file,
+    stats,
+)
 
 __all__ = [
     "CHAT_PLATFORMS",
@@ -67,6 +74,8 @@ class Bot:
     scheduler: AsyncIOScheduler
     operations: Operations
     db: Database
+    # What encrypts stored tokens: upstream sessions, and the Slack workspaces' bot tokens.
+    cipher: TokenCipher
 
     async def stop_delivery(self) -> None:
         """Stop the poller and let a round under way finish, while the messengers are there."""
@@ -217,6 +226,7 @@ async def running_bot(
             scheduler,
             operations,
             db,
+            cipher,
         )
 
 
@@ -254,8 +264,8 @@ async def sandboxed(
 
 
 def configured_platforms(settings: Settings) -> tuple[str, ...]:
-    """The chat platforms whose bot token is set (TELEGRAM_BOT_TOKEN, SLACK_BOT_TOKEN)."""
-    return tuple(name for name in CHAT_PLATFORMS if getattr(settings, f"{name}_bot_token"))
+    """The chat platforms set up (TELEGRAM_BOT_TOKEN; SLACK_BOT_TOKEN or SLACK_CLIENT_ID)."""
+    return tuple(name for name in CHAT_PLATFORMS if settings.chat_configured(name))
 
 
 async def serve_chats(settings: Settings, platforms: tuple[str, ...], stop: asyncio.Event) -> None:
@@ -265,7 +275,9 @@ async def serve_chats(settings: Settings, platforms: tuple[str, ...], stop: asyn
             "no chat platform is configured: set TELEGRAM_BOT_TOKEN (or SLACK_BOT_TOKEN), "
             "or try `python -m bot shell --sandbox`"
         )
-    settings.require("article_api_url", *(f"{name}_bot_token" for name in platforms))
+    settings.require("article_api_url")
+    for name in platforms:
+        settings.require_chat(name)
     async with running_bot(settings) as bot, AsyncExitStack() as adapters:
         runtimes: list[TelegramRuntime | SlackRuntime] = []
         if "telegram" in platforms:
@@ -277,7 +289,12 @@ async def serve_chats(settings: Settings, platforms: tuple[str, ...], stop: asyn
         if "slack" in platforms:
             runtimes.append(
                 await adapters.enter_async_context(
-                    running_slack(settings, bot.conversations, bot.messengers)
+                    running_slack(
+                        settings,
+                        bot.conversations,
+                        bot.messengers,
+                        SlackInstallations(bot.db, bot.cipher, bot.services.clock),
+                    )
                 )
             )
         routes: list[BaseRoute] = [route for runtime in runtimes for route in runtime.routes]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
@@ -16,6 +17,7 @@ __all__ = ["ConfigError", "Settings", "is_loopback_url", "load_settings"]
 
 # Comma-separated ids in the environment; empty means everyone.
 IdList = Annotated[frozenset[str], NoDecode]
+_SLACK_ADMIN_CHAT = re.compile(r"^slack:(?:[TE][A-Z0-9]+/)?C[A-Z0-9]+$")
 _PLACEHOLDERS = {"changeme", "change-me", "changethis", "xxx", "your-token-here"}
 
 
@@ -72,6 +74,10 @@ class Settings(BaseSettings):
     slack_signing_secret: SecretStr | None = None
     slack_app_token: SecretStr | None = None
     slack_api_url: str = "https://slack.com/api/"
+    # Many workspaces ("Add to Slack"): the app's credentials instead of one bot token.
+    slack_client_id: str | None = None
+    slack_client_secret: SecretStr | None = None
+    slack_redirect_uri: str | None = None
 
     # Who may use the bot, and where operators are told what they must know.
     allowed_telegram_users: IdList = frozenset()
@@ -106,8 +112,11 @@ class Settings(BaseSettings):
     @field_validator("admin_chat")
     @classmethod
     def _admin_chat(cls, value: str | None) -> str | None:
-        if value and not (value.lstrip("-").isdigit() or value.startswith("slack:C")):
-            raise ValueError("must be a Telegram chat id, or slack: and a Slack channel id")
+        if value and not (value.lstrip("-").isdigit() or _SLACK_ADMIN_CHAT.match(value)):
+            raise ValueError(
+                "must be a Telegram chat id, or slack: and a Slack channel id (slack:T…/C…"
+                " with its workspace)"
+            )
         return value
 
     @field_validator("log_level", "log_level_libraries", mode="before")
@@ -120,7 +129,13 @@ class Settings(BaseSettings):
     def _lower_log_format(cls, value: object) -> object:
         return value.lower() if isinstance(value, str) else value
 
-    @field_validator("article_api_url", "telegram_api_url", "slack_api_url", "telegram_webhook_url")
+    @field_validator(
+        "article_api_url",
+        "telegram_api_url",
+        "slack_api_url",
+        "telegram_webhook_url",
+        "slack_redirect_uri",
+    )
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         if value is None:
@@ -153,6 +168,42 @@ class Settings(BaseSettings):
             if isinstance(value, SecretStr) and value.get_secret_value().lower() in _PLACEHOLDERS:
                 raise ValueError(f"{name.upper()} still holds a placeholder value")
         return self
+
+    @model_validator(mode="after")
+    def _one_slack_mode(self) -> Settings:
+        if self.slack_client_id and self.slack_bot_token:
+            raise ValueError(
+                "SLACK_BOT_TOKEN and SLACK_CLIENT_ID: set the bot token for one workspace, or the"
+                " client id and secret for many, not both"
+            )
+        if self.slack_multi_workspace and self.slack_app_token:
+            raise ValueError(
+                "SLACK_APP_TOKEN and SLACK_CLIENT_ID: many workspaces are served over HTTP,"
+                " not Socket Mode; unset SLACK_APP_TOKEN"
+            )
+        admin = self.admin_chat or ""
+        if self.slack_multi_workspace and admin.startswith("slack:") and "/" not in admin:
+            raise ValueError("ADMIN_CHAT must name its workspace with many: slack:T…/C…")
+        return self
+
+    @property
+    def slack_multi_workspace(self) -> bool:
+        """Whether Slack serves many workspaces (SLACK_CLIENT_ID and no SLACK_BOT_TOKEN)."""
+        return bool(self.slack_client_id) and self.slack_bot_token is None
+
+    def chat_configured(self, platform: str) -> bool:
+        """Whether the platform has its credentials: a bot token, or Slack's client id."""
+        if platform == "slack" and self.slack_multi_workspace:
+            return True
+        return bool(getattr(self, f"{platform}_bot_token", None))
+
+    def require_chat(self, platform: str) -> None:
+        """Fail naming what the platform still needs to start."""
+        if platform == "slack" and self.slack_multi_workspace:
+            # Slack signs every HTTP request; the secret checks it, the client exchanges codes.
+            self.require("slack_client_id", "slack_client_secret", "slack_signing_secret")
+        else:
+            self.require(f"{platform}_bot_token")
 
     @property
     def port_set(self) -> bool:

@@ -20,10 +20,13 @@ __all__ = ["RedactingFormatter", "RedactingJsonFormatter", "configure_logging"]
 _MASK = "***"
 _PATTERNS = (
     re.compile(r"\d{5,}:[A-Za-z0-9_-]{30,}"),  # Telegram bot token
-    re.compile(r"\bxox[abposr]-[A-Za-z0-9-]+"),  # Slack tokens
+    re.compile(r"\bxox[abposre]-[A-Za-z0-9-]+"),  # Slack tokens (xoxe: a refresh token)
     re.compile(r"\bxapp-[A-Za-z0-9-]+"),  # Slack app-level token
     re.compile(r"\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*"),  # a JWT
     re.compile(r"(?i)(bearer\s+)[^\s'\",]+"),
+    # Slack's response URLs: each a live credential for a few minutes.
+    re.compile(r"(https://hooks\.slack\.com/)[^\s'\",]+"),
+    re.compile(r"(?i)(client_secret['\"]?\s*[:=]\s*['\"]?)[^\s'\",}]+"),
     re.compile(r"(?i)((?:password|refresh_?token|access_?token)['\"]?\s*[:=]\s*['\"]?)[^\s'\",}]+"),
 )
 # The bot's own loggers; every other one is a library's, held to the libraries' level.
@@ -35,8 +38,10 @@ _CAPPED = {
     "telegram": logging.INFO,
     # Behind our pacer it passes each 429 on, with a traceback; the pacer logs the wait.
     "telegram.ext.AIORateLimiter": logging.CRITICAL,
-    # Both log response URLs (live credentials for a few minutes) at DEBUG.
-    "slack_sdk": logging.INFO,
+    # slack_sdk's DEBUG lines (every Web API request and answer, oauth.v2.access's token and
+    # apps.uninstall's client secret among them) go through the redaction above; its Socket
+    # Mode client logs whole requests, a login form's password among them.
+    "slack_sdk.socket_mode": logging.INFO,
     "slack_bolt": logging.INFO,
     "uvicorn": logging.WARNING,
     # One line per scheduler run or migration step is noise, not news.

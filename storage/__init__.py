@@ -5,7 +5,17 @@ Repository functions live in one module per concern (``storage.users``, ``storag
 keyword-only arguments.
 """
 
-from storage import bookkeeping, drafts, jobs, shares, spending, stats, upstream_sessions, users
+from storage import (
+    bookkeeping,
+    drafts,
+    jobs,
+    shares,
+    slack_installations,
+    spending,
+    stats,
+    upstream_sessions,
+    users,
+)
 from storage.crypto import (
     InvalidKey,
     TokenCipher,
@@ -25,9 +35,12 @@ from storage.models import (
     JobStatus,
     LoginAttempt,
     ProcessedUpdate,
+    SlackInstallation,
+    SlackOAuthState,
     UpstreamSession,
     utcnow,
 )
+from storage.slack_installations import SlackInstallations
 from storage.upstream_sessions import StoredSession, Tokens
 
 __all__ = [
@@ -45,6 +58,9 @@ __all__ = [
     "LoginAttempt",
     "MigrationError",
     "ProcessedUpdate",
+    "SlackInstallation",
+    "SlackInstallations",
+    "SlackOAuthState",
     "StoredSession",
     "TokenCipher",
     "Tokens",
@@ -56,6 +72,7 @@ __all__ = [
     "jobs",
     "load_or_create_key_file",
     "shares",
+    "slack_installations",
     "spending",
     "stats",
     "upstream_sessions",

@@ -25,6 +25,8 @@ __all__ = [
     "JobStatus",
     "LoginAttempt",
     "ProcessedUpdate",
+    "SlackInstallation",
+    "SlackOAuthState",
     "UpstreamSession",
     "utcnow",
 ]
@@ -196,3 +198,31 @@ class ArticleShare(SQLModel, table=True):
     request_id: str = Field(sa_type=String(128))
     title: str = Field(sa_type=String(255))
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
+
+
+class SlackInstallation(SQLModel, table=True):
+    """A Slack workspace that added the app: its bot user and token (encrypted), one per team."""
+
+    __tablename__ = "slack_installation"
+    # "" for a workspace outside Enterprise Grid, so the pair stays unique on every database.
+    __table_args__ = (UniqueConstraint("enterprise_id", "team_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    enterprise_id: str = Field(default="", sa_type=String(32))
+    team_id: str = Field(sa_type=String(32), index=True)
+    app_id: str | None = Field(default=None, sa_type=String(32))
+    bot_id: str | None = Field(default=None, sa_type=String(32))
+    bot_user_id: str | None = Field(default=None, sa_type=String(32))
+    bot_scopes: str = Field(default="", sa_column=Column(Text, nullable=False))
+    bot_token: bytes = Field(description="Fernet token of the bot token")
+    installer_user_id: str | None = Field(default=None, sa_type=String(32))
+    installed_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
+
+
+class SlackOAuthState(SQLModel, table=True):
+    """A state of an install under way: any replica may finish it, once, before it expires."""
+
+    __tablename__ = "slack_oauth_state"
+
+    state: str = Field(primary_key=True, sa_type=String(128))
+    expires_at: datetime = Field(sa_column=_timestamp(index=True))

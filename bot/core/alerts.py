@@ -48,7 +48,9 @@ def admin_chat(setting: str | None) -> ChatAddress | None:
     if not setting:
         return None
     if setting.startswith(_SLACK_PREFIX):
-        return ChatAddress("slack", setting.removeprefix(_SLACK_PREFIX))
+        # ``slack:T…/C…`` names the workspace too, where one deployment serves many.
+        workspace, _, channel = setting.removeprefix(_SLACK_PREFIX).rpartition("/")
+        return ChatAddress("slack", channel, workspace=workspace)
     return ChatAddress("telegram", setting)
 
 
@@ -77,9 +79,10 @@ class Alerts:
 
     def is_admin_chat(self, chat: ChatAddress) -> bool:
         """Whether the chat (in any of its threads) is the admin chat."""
-        return self.chat is not None and (chat.platform, chat.chat_id) == (
-            self.chat.platform,
-            self.chat.chat_id,
+        return (
+            self.chat is not None
+            and (chat.platform, chat.chat_id) == (self.chat.platform, self.chat.chat_id)
+            and self.chat.workspace in ("", chat.workspace)
         )
 
     async def alert(self, cause: AlertCause, **fields: object) -> None:

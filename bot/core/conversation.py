@@ -56,8 +56,9 @@ from bot.core.events import (
     UserKey,
 )
 from bot.core.forms import OrderChoices
+from bot.core.home import home_screen
 from bot.core.presenter import Presenter, present
-from bot.core.screens import Effect
+from bot.core.screens import Effect, Screen
 from bot.core.sharing import InlineAnswer, RecentArticles, inline_answer
 from bot.core.states import Awaiting, JobStatus
 from bot.core.texts import LANGUAGES
@@ -131,6 +132,10 @@ class Conversations:
         )
         # A failure there has no chat to be told in: the user sees no results.
         return answer or InlineAnswer()
+
+    async def home(self, origin: Origin) -> Screen:
+        """The user's home screen (``bot.core.home``)."""
+        return await home_screen(Turn(self.services, origin, await self._user(origin)))
 
     async def unfinished_jobs(self, key: UserKey) -> int:
         """How many of the user's orders are still to be delivered."""

@@ -33,13 +33,15 @@ class ChatAddress:
     """Where: a chat (or Slack channel), a thread in it if any, and whom a message is for.
 
     ``user_id`` lets a platform fall back to a direct message when it cannot
-    post in the chat (Slack, in a channel the bot is not a member of).
+    post in the chat (Slack, in a channel the bot is not a member of). ``workspace`` is the
+    user's (``UserKey.workspace``): where one deployment serves many, it picks the credentials.
     """
 
     platform: str
     chat_id: str
     thread_id: str | None = None
     user_id: str | None = None
+    workspace: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,8 +8,13 @@ from dataclasses import dataclass
 from slack_bolt.context.async_context import AsyncBoltContext
 
 from bot.core.conversation import Conversations
-from bot.core.events import Origin
+from bot.core.events import Event, Origin
+from bot.core.ports import ChatPresenter
+from bot.core.richtext import paragraph
+from bot.core.screens import Screen
 from bot.core.texts import Texts, texts_for
+from bot.slack.home import HomeTab
+from bot.slack.installations import Installations
 from bot.slack.messenger import SlackMessenger
 from bot.slack.texts import SlackTexts, slack_texts
 
@@ -25,11 +30,22 @@ class SlackDeps:
     conversations: Conversations
     messenger: SlackMessenger
     language: str
+    home: HomeTab
+    # Where one deployment serves many workspaces: their installations.
+    installations: Installations | None = None
 
     @property
     def texts(self) -> Texts:
         """The core's texts in the bot's language (for failures outside the core)."""
         return texts_for(self.language)
+
+    async def answer_in_chat(self, origin: Origin, event: Event) -> None:
+        """Let the core answer with messages in the origin's chat (a DM): no response URL, so
+        notices, which would be toasts, are posted too."""
+        presenter = ChatPresenter(self.messenger, origin.chat)
+        await self.conversations.answer(origin, event, presenter)
+        for notice in presenter.notices:
+            await self.messenger.send(origin.chat, Screen((paragraph(notice.text),)))
 
     async def speaking_to(self, origin: Origin) -> tuple[Texts, SlackTexts]:
         """The core's and Slack's texts in the language of this user."""

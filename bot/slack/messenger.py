@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import aiohttp
 from slack_sdk.errors import SlackApiError, SlackClientError
@@ -33,8 +34,11 @@ _FAILURES = (SlackClientError, aiohttp.ClientError, TimeoutError)
 # Slack allows about one message a second per channel, with short bursts.
 CHANNEL_WINDOWS = (Window(3, 3.0),)
 
-# Posts to (channel, thread ts or None, note or None) and returns the new message's id.
-_Post = Callable[[str, str | None, str | None], Awaitable[str]]
+# Posts with a client to (channel, thread ts or None, note or None); the new message's id.
+_Post = Callable[[AsyncWebClient, str, str | None, str | None], Awaitable[str]]
+# A workspace's bot token as stored at this moment; None where the app is not installed.
+TokenOf = Callable[[str], Awaitable[str | None]]
+_NOT_INSTALLED = "not_installed"
 
 
 def _error_code(err: SlackApiError) -> str:
@@ -76,19 +80,49 @@ def _mention(chat: ChatAddress, channel: str, thread: str | None) -> str | None:
 class SlackMessenger:
     """Posts through the Web API; Slack's errors become the core's ``MessengerError``."""
 
-    def __init__(self, client: AsyncWebClient, texts: SlackTexts) -> None:
+    def __init__(
+        self, client: AsyncWebClient, texts: SlackTexts, token_of: TokenOf | None = None
+    ) -> None:
         self._client = client
         self._texts = texts
+        # Many workspaces: each call asks for its chat's token then, never keeping one, since
+        # another replica may have stored a newer one (a reinstall) or removed it.
+        self._token_of = token_of
         # Paced before each post or edit; a 429 left over is the client's retry handler's.
         self._pacer = Pacer()
+        # Told of each file sent to a user (an article delivered, a zip), e.g. to refresh
+        # their Home tab.
+        self.file_sent: Callable[[ChatAddress], None] | None = None
+
+    async def client_for(self, chat: ChatAddress) -> AsyncWebClient:
+        """The Web API client with the token of the chat's workspace."""
+        if self._token_of is None:
+            return self._client
+        token = await self._token_of(chat.workspace)
+        if token is None:
+            raise ChatUnreachable(_NOT_INSTALLED)
+        base = self._client
+        return AsyncWebClient(
+            token=token,
+            base_url=base.base_url,
+            timeout=base.timeout,
+            logger=base.logger,
+            retry_handlers=base.retry_handlers,
+        )
+
+    def _pace_key(self, chat: ChatAddress, channel: str) -> str:
+        # Channel ids are unique per workspace only; one workspace's need no prefix.
+        return channel if self._token_of is None else f"{chat.workspace}/{channel}"
 
     async def send(self, chat: ChatAddress, screen: Screen) -> str | None:
         """Post a message (in the chat's thread, if any); its id holds the channel it landed in."""
 
-        async def post(channel: str, thread: str | None, note: str | None) -> str:
+        async def post(
+            client: AsyncWebClient, channel: str, thread: str | None, note: str | None
+        ) -> str:
             mention = _mention(chat, channel, thread)
-            await self._pacer.wait(channel, CHANNEL_WINDOWS)
-            answer = await self._client.chat_postMessage(
+            await self._pacer.wait(self._pace_key(chat, channel), CHANNEL_WINDOWS)
+            answer = await client.chat_postMessage(
                 channel=channel,
                 thread_ts=thread,
                 text=render.fallback_text(screen, mention=mention),
@@ -104,9 +138,10 @@ class SlackMessenger:
         """Replace a message's text and buttons; a message or channel gone meanwhile is left be."""
         channel, ts = _located(chat, message_id)
         mention = _mention(chat, channel, None)
-        await self._pacer.wait(channel, CHANNEL_WINDOWS)
+        client = await self.client_for(chat)
+        await self._pacer.wait(self._pace_key(chat, channel), CHANNEL_WINDOWS)
         try:
-            await self._client.chat_update(
+            await client.chat_update(
                 channel=channel,
                 ts=ts,
                 text=render.fallback_text(screen, mention=mention),
@@ -125,8 +160,9 @@ class SlackMessenger:
     async def delete(self, chat: ChatAddress, message_id: str) -> None:
         """Delete one of the bot's messages; one already gone is fine."""
         channel, ts = _located(chat, message_id)
+        client = await self.client_for(chat)
         try:
-            await self._client.chat_delete(channel=channel, ts=ts)
+            await client.chat_delete(channel=channel, ts=ts)
         except SlackApiError as err:
             if _error_code(err) != _ALREADY_GONE:
                 raise _translated(err) from err
@@ -136,10 +172,12 @@ class SlackMessenger:
     async def send_document(self, chat: ChatAddress, document: Document) -> None:
         """Upload a file into the chat (and thread), its caption as the comment."""
 
-        async def post(channel: str, thread: str | None, note: str | None) -> str:
+        async def post(
+            client: AsyncWebClient, channel: str, thread: str | None, note: str | None
+        ) -> str:
             comment = "\n".join(part for part in (note, render.escape(document.caption)) if part)
-            await self._pacer.wait(channel, CHANNEL_WINDOWS)
-            await self._client.files_upload_v2(
+            await self._pacer.wait(self._pace_key(chat, channel), CHANNEL_WINDOWS)
+            await client.files_upload_v2(
                 channel=channel,
                 thread_ts=thread,
                 content=document.content,
@@ -150,6 +188,18 @@ class SlackMessenger:
             return ""
 
         await self._posting(chat, post)
+        if self.file_sent is not None:
+            self.file_sent(chat)
+
+    async def publish_home(self, chat: ChatAddress, view: dict[str, Any]) -> None:
+        """Publish the Home tab of the chat's user (views.publish), paced per user."""
+        assert chat.user_id is not None
+        client = await self.client_for(chat)
+        await self._pacer.wait(self._pace_key(chat, f"home:{chat.user_id}"), CHANNEL_WINDOWS)
+        try:
+            await client.views_publish(user_id=chat.user_id, view=view)
+        except _FAILURES as err:
+            raise _translated(err) from err
 
     def fits(self, screen: Screen) -> bool:
         """Whether the screen renders as one message within Slack's block and text limits."""
@@ -158,11 +208,12 @@ class SlackMessenger:
     async def _posting(self, chat: ChatAddress, post: _Post) -> str:
         """Post where the chat says; where the bot may not, in the user's DM with a note."""
         channel, thread = _target(chat)
+        client = await self.client_for(chat)
         if _is_user(channel):
             # A user as the chat means their DM; a file upload takes only a channel id.
-            channel = await self._direct_channel(channel)
+            channel = await self._direct_channel(client, channel)
         try:
-            return await post(channel, thread, None)
+            return await post(client, channel, thread, None)
         except SlackApiError as err:
             code = _error_code(err)
             if code not in _NOT_HERE or chat.user_id is None or is_direct(channel):
@@ -170,17 +221,17 @@ class SlackMessenger:
         except _FAILURES as err:
             raise _translated(err) from err
         log.info("cannot post in %s (%s); posting to the user's DM instead", channel, code)
-        direct = await self._direct_channel(chat.user_id)
+        direct = await self._direct_channel(client, chat.user_id)
         note = self._texts.dm_note.format(channel=f"<#{channel}>")
         try:
-            return await post(direct, None, note)
+            return await post(client, direct, None, note)
         except _FAILURES as err:
             raise _translated(err) from err
 
-    async def _direct_channel(self, user_id: str) -> str:
+    async def _direct_channel(self, client: AsyncWebClient, user_id: str) -> str:
         """The id of the user's DM with the bot (conversations.open)."""
         try:
-            answer = await self._client.conversations_open(users=user_id)
+            answer = await client.conversations_open(users=user_id)
         except _FAILURES as err:
             raise _translated(err) from err
         return str(answer["channel"]["id"])

@@ -19,7 +19,7 @@ def origin(*, team_id: str, user_id: str, channel_id: str) -> Origin:
     """
     return Origin(
         user=UserKey(PLATFORM, user_id, workspace=team_id),
-        chat=ChatAddress(PLATFORM, channel_id, user_id=user_id),
+        chat=ChatAddress(PLATFORM, channel_id, user_id=user_id, workspace=team_id),
         private=is_direct(channel_id) or channel_id == user_id,
         language_hint=None,
     )

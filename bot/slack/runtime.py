@@ -20,6 +20,8 @@ from bot.core.conversation import Conversations
 from bot.core.ports import Messenger
 from bot.slack.application import build_app
 from bot.slack.ids import PLATFORM
+from bot.slack.install import INSTALL_PATH, REDIRECT_PATH, ManyWorkspaces
+from bot.slack.installations import Installations
 
 __all__ = ["EVENTS_PATH", "SlackRuntime", "events_route", "running_slack"]
 
@@ -46,6 +48,8 @@ class SlackRuntime:
         """Start taking requests: connect Socket Mode, or (over HTTP) just say where they go."""
         if self.socket_mode is None:
             log.info("Slack app takes its requests at %s", EVENTS_PATH)
+            if self.app.oauth_flow is not None:
+                log.info("Slack app takes installs at %s", INSTALL_PATH)
             return
         # slack_bolt's Socket Mode handler is not annotated.
         await self.socket_mode.connect_async()  # type: ignore[no-untyped-call]
@@ -54,6 +58,11 @@ class SlackRuntime:
 
 def events_route(app: AsyncApp) -> Route:
     """``POST /slack/events``: commands, interactions and events, signature-checked by Bolt."""
+    return _routes(app)[0]
+
+
+def _routes(app: AsyncApp) -> list[Route]:
+    """The events route, and with an install flow its two pages (``GET``)."""
     handler = AsyncSlackRequestHandler(app)
 
     async def receive(request: Request) -> Response:
@@ -63,7 +72,27 @@ def events_route(app: AsyncApp) -> Route:
             # Bolt parses before it checks the signature: junk from anyone must not make a 500.
             return Response(status_code=400)
 
-    return Route(EVENTS_PATH, receive, methods=["POST"])
+    routes = [Route(EVENTS_PATH, receive, methods=["POST"])]
+    if app.oauth_flow is not None:
+        routes += [Route(INSTALL_PATH, receive, methods=["GET"])]
+        routes += [Route(REDIRECT_PATH, receive, methods=["GET"])]
+    return routes
+
+
+def _many(settings: Settings, installations: Installations | None) -> ManyWorkspaces | None:
+    """What serving many workspaces takes, where the settings ask for it."""
+    if not settings.slack_multi_workspace:
+        return None
+    assert settings.slack_client_id is not None
+    assert settings.slack_client_secret is not None
+    assert installations is not None, "bootstrap hands the installations in"
+    return ManyWorkspaces(
+        client_id=settings.slack_client_id,
+        client_secret=settings.slack_client_secret.get_secret_value(),
+        redirect_uri=settings.slack_redirect_uri,
+        allowed_teams=settings.allowed_slack_teams,
+        installations=installations,
+    )
 
 
 async def _introduce(app: AsyncApp) -> None:
@@ -77,32 +106,41 @@ async def _introduce(app: AsyncApp) -> None:
 
 @asynccontextmanager
 async def running_slack(
-    settings: Settings, conversations: Conversations, messengers: MutableMapping[str, Messenger]
+    settings: Settings,
+    conversations: Conversations,
+    messengers: MutableMapping[str, Messenger],
+    installations: Installations | None = None,
 ) -> AsyncIterator[SlackRuntime]:
-    """Build the app for the block (``go_live`` lets requests in); its messenger serves delivery."""
-    settings.require("slack_bot_token")
-    assert settings.slack_bot_token is not None
-    app_token = settings.slack_app_token
+    """Build the app for the block (``go_live`` lets requests in); its messenger serves delivery.
+
+    With SLACK_CLIENT_ID (many workspaces), ``installations`` keeps what each one installed.
+    """
+    settings.require_chat(PLATFORM)
+    many = _many(settings, installations)
+    bot_token, app_token = settings.slack_bot_token, settings.slack_app_token
     if app_token is None:
         # Socket Mode is signed by its connection; HTTP requests must carry Slack's signature.
         settings.require("slack_signing_secret")
     secret = settings.slack_signing_secret
-    app, messenger = build_app(
-        token=settings.slack_bot_token.get_secret_value(),
+    app, messenger, home = build_app(
+        token=bot_token.get_secret_value() if bot_token else None,
         signing_secret=secret.get_secret_value() if secret else "",
         api_url=settings.slack_api_url,
         conversations=conversations,
         language=settings.bot_language,
+        many=many,
     )
-    await _introduce(app)
+    if many is None:
+        await _introduce(app)
     socket_mode = (
         None if app_token is None else AsyncSocketModeHandler(app, app_token.get_secret_value())
     )
-    routes = [events_route(app)] if socket_mode is None else []
+    routes = _routes(app) if socket_mode is None else []
     messengers[PLATFORM] = messenger
     try:
         yield SlackRuntime(app, routes, socket_mode)
     finally:
         messengers.pop(PLATFORM, None)
+        await home.close()
         if socket_mode is not None:
             await socket_mode.close_async()  # type: ignore[no-untyped-call]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["SlackTexts", "slack_texts"]
+__all__ = ["LANGUAGES", "SlackTexts", "slack_texts"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +27,15 @@ class SlackTexts:
     loading: str
     # ``{channel}`` is a mrkdwn channel link.
     dm_note: str
+    # "Add to Slack": the install and redirect pages (HTML, every language at once), and the
+    # answer in a workspace that removed the app.
+    install_title: str
+    install_link: str
+    # ``{team}`` is the workspace's name.
+    installed: str
+    install_failed: str
+    team_refused: str
+    not_installed: str
 
 
 _TURKISH = SlackTexts(
@@ -47,6 +56,23 @@ _TURKISH = SlackTexts(
     choose="Seçin",
     loading="Seçenekler yükleniyor…",
     dm_note="{channel} kanalına yazamadığım için buraya gönderiyorum.",
+    install_title="Makale Bot'u Slack'e ekleyin",
+    install_link="Slack'e ekle",
+    installed=(
+        "Makale Bot, {team} çalışma alanına eklendi. Başlamak için Slack'te /giris yazın ve"
+        " makale servisindeki hesabınızla giriş yapın; sonra ilk makalenizi /yaz ile"
+        " sipariş edin."
+    ),
+    install_failed=(
+        "Kurulum tamamlanamadı; hiçbir şey saklanmadı. Yeniden denemek için kurulum"
+        " sayfasını baştan açın."
+    ),
+    team_refused=(
+        "Bu çalışma alanı bu bot için izinli değil: uygulama kaldırıldı ve hiçbir şey saklanmadı."
+    ),
+    not_installed=(
+        "Makale Bot bu çalışma alanında artık kurulu değil; bir yönetici yeniden ekleyebilir."
+    ),
 )
 
 _ENGLISH = SlackTexts(
@@ -67,9 +93,27 @@ _ENGLISH = SlackTexts(
     choose="Choose",
     loading="Loading the choices…",
     dm_note="I could not post in {channel}, so I am sending it here.",
+    install_title="Add Makale Bot to Slack",
+    install_link="Add to Slack",
+    installed=(
+        "Makale Bot was added to {team}. To start, type /giris in Slack and log in with your"
+        " article service account; then order your first article with /yaz."
+    ),
+    install_failed=(
+        "The installation could not be completed and nothing was stored. To try again, open"
+        " the install page from the start."
+    ),
+    team_refused=(
+        "This workspace is not allowed to use this bot: the app was removed and nothing was stored."
+    ),
+    not_installed=(
+        "Makale Bot is no longer installed in this workspace; an admin can add it again."
+    ),
 )
 
 _LANGUAGES = {"tr": _TURKISH, "en": _ENGLISH}
+# Every language, Turkish first: pages a browser shows before anyone chose one.
+LANGUAGES = tuple(_LANGUAGES.values())
 
 
 def slack_texts(language: str) -> SlackTexts:

@@ -7,10 +7,12 @@ the app did is read back from the fake Slack.
 from __future__ import annotations
 
 import asyncio
+import html
+import re
 import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,9 @@ from bot.config import Settings, load_settings
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox, running_sandbox
 from storage import generate_key
 from tests.e2e.fake_slack import FakeSlack
+from tests.e2e.fake_slack.distribution import CLIENT_ID, CLIENT_SECRET
 from tests.e2e.fake_slack.server import APP_TOKEN
+from tests.e2e.fake_slack.team import FakeTeam
 from tests.schema import migrated_sqlite
 
 TOKEN = "xoxb-1-fake-bot-token-for-tests"
@@ -30,6 +34,8 @@ ALICE, BOB = "U1", "U2"
 CHANNEL, OUTSIDE = "C1", "C2"
 # A process's start imports the whole bot: tens of seconds on a machine busy with other work.
 _START_TIMEOUT = 60.0
+_AUTHORIZE_LINK = re.compile(r'href="([^"]*/oauth/v2/authorize\?[^"]*)"')
+STATE_COOKIE = "slack-app-oauth-state"
 
 Signed = tuple[bytes, dict[str, str]]
 
@@ -112,6 +118,30 @@ class SlackRig:
             await self.slack.wait_for(lambda: task.done() or self.slack.socket_mode.connected)
             if task.done():
                 task.result()
+
+    def in_team(self, team: FakeTeam) -> SlackRig:
+        """The same app driven from another workspace of the fake (many workspaces)."""
+        return replace(self, slack=team)  # type: ignore[arg-type]
+
+    async def install_page(self) -> tuple[str, str]:
+        """Open /slack/install as a browser: the authorize link, and the state cookie set."""
+        page = await self.http.get(f"{self.base_url}/slack/install")
+        assert page.status_code == 200, page.text
+        found = _AUTHORIZE_LINK.search(page.text)
+        assert found is not None, page.text
+        cookie = page.headers["set-cookie"].partition(";")[0]
+        assert cookie.startswith(f"{STATE_COOKIE}=")
+        return html.unescape(found.group(1)), cookie
+
+    async def install(self, team_id: str) -> httpx.Response:
+        """A person of ``team_id`` adds the app: install page, approval, back to the redirect."""
+        link, cookie = await self.install_page()
+        grant = self.slack.authorize(link, team_id)  # type: ignore[attr-defined]
+        return await self.http.get(
+            f"{self.base_url}/slack/oauth_redirect",
+            params={"code": grant.code, "state": grant.state},
+            headers={"Cookie": cookie},
+        )
 
     async def stop(self) -> None:
         """Stop the app the way SIGTERM does."""
@@ -212,16 +242,17 @@ class SlackRig:
         """Wait until ``count`` modals with this callback id were opened; the last one's view."""
         await self.slack.wait_for(
             lambda: (
-                len([v for v in self.slack.views if v.view["callback_id"] == callback_id]) >= count
+                len([v for v in self.slack.views if v.view.get("callback_id") == callback_id])
+                >= count
             )
         )
-        return [v for v in self.slack.views if v.view["callback_id"] == callback_id][-1].view
+        return [v for v in self.slack.views if v.view.get("callback_id") == callback_id][-1].view
 
     async def log_in(
         self, user: str = ALICE, email: str = DEMO_EMAIL, password: str = DEMO_PASSWORD
     ) -> dict[str, Any]:
         """Log in through the /giris modal; returns the ephemeral answer."""
-        opened = len([v for v in self.slack.views if v.view["callback_id"] == "login"])
+        opened = len([v for v in self.slack.views if v.view.get("callback_id") == "login"])
         since = len(self.slack.ephemerals(user))
         await self.command("/giris", user=user)
         await self.opened("login", opened + 1)
@@ -249,15 +280,21 @@ async def until_serving(http: httpx.AsyncClient, base_url: str, app: asyncio.Fut
 
 @asynccontextmanager
 async def slack_rig(
-    tmp_path: Path, *, speed: float = 60.0, socket_mode: bool = False, **overrides: object
+    tmp_path: Path,
+    *,
+    speed: float = 60.0,
+    socket_mode: bool = False,
+    many: bool = False,
+    **overrides: object,
 ) -> AsyncIterator[SlackRig]:
     """The app on a free port, logged in nowhere yet; `speed` is the sandbox clock's.
 
     With ``socket_mode`` the app connects out to the fake over Socket Mode (PORT serves only
-    /health and /metrics), and every request of the rig goes over that connection.
+    /health and /metrics), and every request of the rig goes over that connection. With
+    ``many`` it serves every workspace that installs it (installed in none yet).
     """
     async with (
-        FakeSlack.running(bot_token=TOKEN, signing_secret=SECRET) as slack,
+        FakeSlack.running(bot_token=None if many else TOKEN, signing_secret=SECRET) as slack,
         running_sandbox(speed=speed) as sandbox,
         httpx.AsyncClient(timeout=10) as http,
     ):
@@ -276,6 +313,9 @@ async def slack_rig(
         }
         if socket_mode:
             options["slack_app_token"] = APP_TOKEN
+        if many:
+            del options["slack_bot_token"]
+            options.update(slack_client_id=CLIENT_ID, slack_client_secret=CLIENT_SECRET)
         options.update(overrides)
         rig = SlackRig(slack, sandbox, load_settings(**options), http)
         await rig.start()

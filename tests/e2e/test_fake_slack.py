@@ -19,6 +19,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from tests.e2e.fake_slack import FakeSlack
+from tests.e2e.fake_slack.distribution import CLIENT_ID, CLIENT_SECRET
 from tests.e2e.fake_slack.server import APP_TOKEN
 
 TOKEN = "xoxb-test"
@@ -581,3 +582,40 @@ async def test_socket_mode_opens_with_the_app_token_and_carries_envelopes_and_ac
     async with aiohttp.ClientSession() as session:
         with pytest.raises(aiohttp.WSServerHandshakeError):
             await session.ws_connect(url)
+
+
+# Distribution: many workspaces, a token each
+
+
+async def test_a_code_buys_one_team_token_once_and_a_new_one_revokes_the_old(
+    slack: FakeSlack, client: AsyncWebClient
+) -> None:
+    link = f"https://slack.com/oauth/v2/authorize?client_id={CLIENT_ID}&scope=chat:write&state=s"
+    anonymous = AsyncWebClient(base_url=slack.api_url)
+    grant = slack.authorize(link, "T2")
+    wrong = await slack_error(
+        anonymous.oauth_v2_access(client_id=CLIENT_ID, client_secret="nope", code=grant.code)
+    )
+    first = await anonymous.oauth_v2_access(
+        client_id=CLIENT_ID, client_secret=CLIENT_SECRET, code=grant.code
+    )
+    reused = await slack_error(
+        anonymous.oauth_v2_access(client_id=CLIENT_ID, client_secret=CLIENT_SECRET, code=grant.code)
+    )
+    assert wrong.response["error"] == "bad_client_secret"
+    assert reused.response["error"] == "invalid_code"
+    assert (first["team"]["id"], first["token_type"]) == ("T2", "bot")
+    team_two = AsyncWebClient(token=first["access_token"], base_url=slack.api_url)
+    assert (await team_two.auth_test())["team_id"] == "T2"
+    assert (await client.auth_test())["team_id"] == slack.team_id
+
+    again = slack.authorize(link, "T2")
+    await anonymous.oauth_v2_access(
+        client_id=CLIENT_ID, client_secret=CLIENT_SECRET, code=again.code
+    )
+    assert (await slack_error(team_two.auth_test())).response["error"] == "invalid_auth"
+    current = AsyncWebClient(token=slack.team("T2").token, base_url=slack.api_url)
+    await current.apps_uninstall(client_id=CLIENT_ID, client_secret=CLIENT_SECRET)
+    assert (await slack_error(current.auth_test())).response["error"] == "invalid_auth"
+    assert slack.team("T2").token is None
+    assert (await client.auth_test())["ok"], "another team's token is unaffected"

@@ -24,7 +24,7 @@ from bot.bootstrap import serve_chats
 from bot.config import ConfigError, load_settings
 from bot.core.texts import texts_for
 from bot.sandbox import DEMO_PASSWORD, LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD, running_sandbox
-from bot.slack.listeners import commands
+from bot.slack import order_form
 from bot.slack.render import unescape
 from bot.slack.texts import slack_texts
 from storage import generate_key
@@ -144,7 +144,7 @@ async def test_a_bare_yaz_says_to_log_in_first_when_the_core_is_slower_than_the_
     rig: SlackRig, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # What a busy machine does to the core's answer: it comes after the loading modal.
-    monkeypatch.setattr(commands, "FORM_PATIENCE", 0.0)
+    monkeypatch.setattr(order_form, "FORM_PATIENCE", 0.0)
     assert "Önce giriş" in await rig.answered_instead_of_the_form("Önce giriş")
     assert rig.slack.messages(CHANNEL) == [], "shown to the user alone"
 

@@ -154,7 +154,9 @@ class Outbox:
 
     def progress_chat(self, job: Job, user: ChatUser) -> ChatAddress:
         """Where the job's progress message is: the chat, and thread, the order came from."""
-        return ChatAddress(job.platform, job.chat_id, job.thread_id, user.external_id)
+        return ChatAddress(
+            job.platform, job.chat_id, job.thread_id, user.external_id, user.workspace
+        )
 
     def article_chat(self, job: Job, user: ChatUser) -> ChatAddress:
         """Where the article goes: on threaded platforms, the progress message's thread."""

@@ -274,4 +274,6 @@ def _adopt(
 
 
 def _chat_of(user: ChatUser, draft: Draft) -> ChatAddress:
-    return ChatAddress(user.platform, draft.chat_id, draft.thread_id, user.external_id)
+    return ChatAddress(
+        user.platform, draft.chat_id, draft.thread_id, user.external_id, user.workspace
+    )

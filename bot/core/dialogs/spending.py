@@ -15,7 +15,7 @@ from bot.core.texts import Texts
 from bot.core.turn import Turn
 from storage import spending
 
-__all__ = ["show_spending", "spending_screen", "warning_after"]
+__all__ = ["charges_of", "show_spending", "spending_screen", "spent_in_month", "warning_after"]
 
 Charge = tuple[Decimal, int, datetime]
 _SIZES = {size.id: size for size in DEFAULT_SIZES}
@@ -24,7 +24,9 @@ _SIZES = {size.id: size for size in DEFAULT_SIZES}
 async def show_spending(turn: Turn, command: Command) -> None:
     """Show the spending from the bot's own records; only the balance is asked upstream."""
     balance = await turn.upstream(turn.services.api.balance)
-    turn.send(spending_screen(turn.texts, await _charges(turn), balance, now=turn.services.clock()))
+    turn.send(
+        spending_screen(turn.texts, await charges_of(turn), balance, now=turn.services.clock())
+    )
 
 
 def spending_screen(
@@ -35,7 +37,7 @@ def spending_screen(
     last_month = (now.year, now.month - 1) if now.month > 1 else (now.year - 1, 12)
 
     def spent_in(month: tuple[int, int]) -> Decimal:
-        return sum((cost for cost, _, at in charges if (at.year, at.month) == month), Decimal(0))
+        return spent_in_month(charges, month)
 
     lines: list[Block] = [
         paragraph(bold(texts.spending_header)),
@@ -67,14 +69,19 @@ def spending_screen(
     return Screen(tuple(lines))
 
 
+def spent_in_month(charges: list[Charge], month: tuple[int, int]) -> Decimal:
+    """What the charges of one (year, month) add up to."""
+    return sum((cost for cost, _, at in charges if (at.year, at.month) == month), Decimal(0))
+
+
 async def warning_after(turn: Turn, work: Awaitable[None], *, orders_only: bool = False) -> None:
     """Do ``work``, then warn in one line if the balance cannot pay the size ordered most.
 
     With ``orders_only`` the warning follows only work that recorded a new charge.
     """
-    before = len(await _charges(turn)) if orders_only else -1
+    before = len(await charges_of(turn)) if orders_only else -1
     await work
-    charges = await _charges(turn)
+    charges = await charges_of(turn)
     if len(charges) in (0, before):
         return
     usual = Counter(size for _, size, _ in charges).most_common(1)[0][0]
@@ -91,5 +98,6 @@ async def warning_after(turn: Turn, work: Awaitable[None], *, orders_only: bool 
         )
 
 
-async def _charges(turn: Turn) -> list[Charge]:
+async def charges_of(turn: Turn) -> list[Charge]:
+    """The user's charges (cost, size, when) from the bot's own records."""
     return await turn.store(lambda s: spending.charges_of_user(s, user_id=turn.user_id))

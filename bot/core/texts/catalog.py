@@ -202,6 +202,11 @@ class Texts:
     shell_waiting: str
     shell_goodbye: str
     shell_file_missing: str
+    # The home screen (Slack's Home tab).
+    home_intro: str
+    home_recent: str
+    button_log_in: str
+    button_new_article: str
 
     def money(self, amount: Decimal) -> str:
         """An amount of Turkish lira written this language's way."""

@@ -239,5 +239,11 @@ ENGLISH = Texts(
     choose_by_number="Type a number from {first} to {last}, or the name of a choice.",
     shell_waiting="Waiting for {count} article(s); press Ctrl-C again to quit.",
     shell_goodbye="Goodbye!",
+    home_intro=(
+        "Makale Bot orders SEO articles with your account at the article service. Log in to start."
+    ),
+    home_recent="Your latest articles",
+    button_log_in="Log in",
+    button_new_article="New article",
     shell_file_missing="No such file: {path}",
 )

@@ -245,4 +245,11 @@ TURKISH = Texts(
     shell_waiting="{count} makale bekleniyor; çıkmak için tekrar Ctrl-C.",
     shell_goodbye="Görüşmek üzere!",
     shell_file_missing="Dosya bulunamadı: {path}",
+    home_intro=(
+        "Makale Bot, makale servisindeki hesabınızla SEO makaleleri sipariş etmenizi sağlar."
+        " Başlamak için giriş yapın."
+    ),
+    home_recent="Son makaleleriniz",
+    button_log_in="Giriş yap",
+    button_new_article="Yeni makale",
 )

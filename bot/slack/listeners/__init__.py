@@ -10,6 +10,8 @@ from bot.slack.listeners import (
     commands,
     errors,
     events,
+    home,
+    installs,
     replays,
     shortcuts,
     views,
@@ -20,5 +22,16 @@ __all__ = ["register_listeners"]
 
 def register_listeners(app: AsyncApp) -> None:
     """Register every listener kind on the app; strangers and replays are stopped first."""
-    for kind in (admission, replays, commands, actions, shortcuts, views, events, errors):
+    for kind in (
+        admission,
+        replays,
+        commands,
+        actions,
+        shortcuts,
+        views,
+        events,
+        home,
+        installs,
+        errors,
+    ):
         kind.register(app)

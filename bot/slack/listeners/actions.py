@@ -8,8 +8,10 @@ from typing import Any
 from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncRespond
 from slack_bolt.context.async_context import AsyncBoltContext
 
-from bot.core.events import Press
-from bot.slack.context import deps_of
+from bot.core.actions import Confirm, parse_action
+from bot.core.events import ChatAddress, Press
+from bot.slack.context import SlackDeps, deps_of
+from bot.slack.home import home_origin
 from bot.slack.ids import message_id
 from bot.slack.origins import interaction_origin
 from bot.slack.render import BUTTON_ACTION_PREFIX
@@ -19,6 +21,8 @@ __all__ = ["PRESS", "press", "register"]
 
 # Every button the renderer makes: its value is the core's action data.
 PRESS = re.compile(rf"^{re.escape(BUTTON_ACTION_PREFIX)}\d+$")
+# The container of a button in a view (the Home tab) rather than a message.
+_VIEW = "view"
 
 
 async def press(
@@ -32,12 +36,27 @@ async def press(
     await ack()
     deps = deps_of(context)
     container = body.get("container") or {}
+    data = str(action.get("value", ""))
+    if container.get("type") == _VIEW:
+        # A button of the Home tab: no message, no response URL; answered in the DM.
+        team = interaction_origin(body, "").user.workspace
+        asker = home_origin(team, str(body["user"]["id"]))
+        await deps.answer_in_chat(asker, Press(data, None))
+        _refresh_after(deps, asker.chat, data)
+        return
     channel = str(container.get("channel_id") or body["channel"]["id"])
     ts = container.get("message_ts")
     pressed = message_id(channel, str(ts)) if ts else None
     origin = interaction_origin(body, channel)
     replies = Replies(respond, deps.messenger, origin.chat, pressed=pressed)
-    await deps.conversations.answer(origin, Press(str(action.get("value", "")), pressed), replies)
+    await deps.conversations.answer(origin, Press(data, pressed), replies)
+    _refresh_after(deps, origin.chat, data)
+
+
+def _refresh_after(deps: SlackDeps, chat: ChatAddress, data: str) -> None:
+    """A confirmed order changes the user's Home tab (balance, latest articles)."""
+    if isinstance(parse_action(data), Confirm):
+        deps.home.refresh(chat)
 
 
 def register(app: AsyncApp) -> None:

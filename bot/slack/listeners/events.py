@@ -10,9 +10,6 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.events import Event, Text, Unsupported
-from bot.core.ports import ChatPresenter
-from bot.core.richtext import paragraph
-from bot.core.screens import Screen
 from bot.core.title_files import MAX_FILE_BYTES
 from bot.slack.context import deps_of
 from bot.slack.downloads import shared_file
@@ -57,11 +54,8 @@ async def message(
         user_id=str(event["user"]),
         channel_id=str(event["channel"]),
     )
-    presenter = ChatPresenter(deps.messenger, sender.chat)
-    await deps.conversations.answer(sender, happened, presenter)
-    for notice in presenter.notices:
-        # A DM has no press to answer with a toast.
-        await deps.messenger.send(sender.chat, Screen((paragraph(notice.text),)))
+    # A DM has no press to answer with a toast: notices are posted too.
+    await deps.answer_in_chat(sender, happened)
 
 
 def register(app: AsyncApp) -> None:

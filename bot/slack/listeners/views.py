@@ -10,9 +10,8 @@ from slack_bolt.context.respond.async_respond import AsyncRespond
 
 from bot.core.events import LoginForm, OrderForm
 from bot.core.forms import looks_like_email, title_problem
-from bot.core.ports import ChatPresenter
-from bot.core.presenter import Presenter
 from bot.slack.context import SlackDeps, deps_of
+from bot.slack.home import home_origin
 from bot.slack.modals import (
     EMAIL,
     LOGIN,
@@ -37,12 +36,19 @@ async def _answer(
     """Let the core answer, shown in the channel of the command that opened the modal (to the
     user alone), or posted in their DM where a global shortcut opened it."""
     where = ModalOrigin.of(view)
-    asker = interaction_origin(body, where.channel_id)
-    presenter: Presenter = ChatPresenter(deps.messenger, asker.chat)
-    if where.response_url:
+    if not where.response_url:
+        # Opened from the Home tab or a global shortcut: no command to answer, so the answer
+        # goes to the user's DM.
+        team = interaction_origin(body, where.channel_id).user.workspace
+        asker = home_origin(team, where.channel_id)
+        await deps.answer_in_chat(asker, event)
+    else:
+        asker = interaction_origin(body, where.channel_id)
         respond = AsyncRespond(response_url=where.response_url)
-        presenter = Replies(respond, deps.messenger, asker.chat)
-    await deps.conversations.answer(asker, event, presenter)
+        replies = Replies(respond, deps.messenger, asker.chat)
+        await deps.conversations.answer(asker, event, replies)
+    if isinstance(event, LoginForm):
+        deps.home.refresh(asker.chat)
 
 
 async def login_submitted(

@@ -9,7 +9,9 @@
         ...  # POST body and headers to the app's /slack/events
         await slack.wait_for(lambda: slack.ephemerals("U1"))
 
-Modules: ``server`` (FakeSlack, serving), ``routes`` (HTTP decoding), ``web_api`` (the
+Modules: ``server`` (FakeSlack, serving), ``team`` (one workspace as tests see it),
+``distribution`` (the app's client credentials, oauth.v2.access, apps.uninstall, and the
+token of each workspace, checked on every call), ``routes`` (HTTP decoding), ``web_api`` (the
 methods), ``conversations``/``views``/``uploads``/``response_urls`` (what Slack keeps),
 ``limits`` (Slack's size rules), ``inbound`` (signed requests to the app), ``socket_mode``
 (the same requests as Socket Mode envelopes, over a websocket the app opens).

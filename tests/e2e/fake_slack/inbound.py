@@ -126,6 +126,25 @@ class SignedRequests:
             payload["message"] = message
         return self._form({"payload": json.dumps(payload)})
 
+    def home_action(self, action_id: str, value: str, *, user_id: str) -> Signed:
+        """A press of a button on the user's Home tab: a view, no channel, no response URL."""
+        ws = self._workspace
+        home = ws.views.home(user_id) or {}
+        payload: dict[str, Any] = {
+            "type": "block_actions",
+            "user": _user(user_id, ws.team_id),
+            "api_app_id": APP_ID,
+            "token": VERIFICATION_TOKEN,
+            "container": {"type": "view", "view_id": home.get("id", "")},
+            "trigger_id": ws.views.issue_trigger(user_id),
+            "team": {"id": ws.team_id, "domain": TEAM_DOMAIN},
+            "enterprise": None,
+            "is_enterprise_install": False,
+            "view": home,
+            "actions": [_action(home.get("blocks"), action_id, value, ws.ids.ts())],
+        }
+        return self._form({"payload": json.dumps(payload)})
+
     def view_submission(
         self,
         callback_id: str,

@@ -17,6 +17,9 @@ class Call:
     status: int
     response: dict[str, Any]
     at: float
+    # The token it carried, and the workspace that token belongs to (None: refused).
+    token: str | None = None
+    team: str | None = None
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from tests.e2e.fake_slack.distribution import Distribution
 from tests.e2e.fake_slack.errors import SlackError
 from tests.e2e.fake_slack.faults import Faults
 from tests.e2e.fake_slack.records import Call
@@ -28,6 +29,8 @@ from tests.e2e.fake_slack.workspace import Workspace
 __all__ = ["create_app"]
 
 OPEN_CONNECTION = "apps.connections.open"
+EXCHANGE_CODE = "oauth.v2.access"
+UNINSTALL = "apps.uninstall"
 # Parameters that carry JSON; form-encoded and query-string calls send them as strings.
 _JSON_PARAMS = ("attachments", "blocks", "files", "metadata", "view")
 
@@ -35,6 +38,7 @@ _JSON_PARAMS = ("attachments", "blocks", "files", "metadata", "view")
 def create_app(
     workspace: Workspace,
     *,
+    distribution: Distribution,
     faults: Faults,
     calls: list[Call],
     changed: asyncio.Condition,
@@ -50,6 +54,7 @@ def create_app(
         method = request.path_params["method"]
         params: dict[str, Any] = {}
         status, headers = 200, {}
+        token, team = None, None
         try:
             params = await _params(request)
             token = _token(request, params)
@@ -59,17 +64,30 @@ def create_app(
             elif method == OPEN_CONNECTION:
                 # The one method called with the app-level token instead of the bot's.
                 body = {"ok": True, **socket_mode.open(token)}
+            elif method == EXCHANGE_CODE:
+                # Called with the app's client id and secret, not a token.
+                authorization = request.headers.get("authorization", "")
+                body = {"ok": True, **distribution.exchange(params, authorization)}
+            elif method == UNINSTALL:
+                body = {"ok": True, **distribution.uninstall(params, token)}
             else:
-                body = call(workspace, method, token, params)
+                called = distribution.workspace_for(token)
+                team = called.team_id
+                body = call(called, method, params)
         except SlackError as err:
             body = err.answer()
-        calls.append(Call(method, params, status, body, time.monotonic()))
+        calls.append(Call(method, params, status, body, time.monotonic(), token, team))
         await notify()
         return JSONResponse(body, status_code=status, headers=headers)
 
+    def team_of(request: Request) -> Workspace:
+        # Another workspace's upload and response URLs carry its team id.
+        team = request.path_params.get("team")
+        return workspace if team is None else distribution.workspaces[team]
+
     async def upload(request: Request) -> Response:
         content = await request.body()
-        stored = workspace.uploads.store(request.path_params["file_id"], content)
+        stored = team_of(request).uploads.store(request.path_params["file_id"], content)
         await notify()
         if not stored:
             return PlainTextResponse("no such upload", status_code=404)
@@ -79,14 +97,17 @@ def create_app(
         content = workspace.uploads.download(request.url.path)
         if content is None:
             return PlainTextResponse("not found", status_code=404)
-        if request.headers.get("authorization") != f"Bearer {workspace.bot_token}":
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        if scheme != "Bearer" or distribution.token_of(workspace.team_id) != token:
             # As Slack does: without the token, a sign-in page instead of the file.
             return HTMLResponse("<html><body>Sign in to Slack</body></html>")
         return Response(content, media_type="application/octet-stream")
 
     async def respond(request: Request) -> Response:
         try:
-            workspace.response_urls.respond(request.path_params["hook_id"], await _json(request))
+            team_of(request).response_urls.respond(
+                request.path_params["hook_id"], await _json(request)
+            )
         except SlackError as err:
             status = 404 if err.error == "expired_url" else 400
             return JSONResponse(err.answer(), status_code=status)
@@ -99,6 +120,8 @@ def create_app(
             Route("/api/{method}", web_api, methods=["GET", "POST"]),
             Route("/upload/{file_id}", upload, methods=["POST"]),
             Route("/respond/{hook_id}", respond, methods=["POST"]),
+            Route("/t/{team}/upload/{file_id}", upload, methods=["POST"]),
+            Route("/t/{team}/respond/{hook_id}", respond, methods=["POST"]),
             Route("/files-pri/{key}/download/{name}", download, methods=["GET"]),
         ]
     )

@@ -5,22 +5,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import AsyncIterator, Callable, Generator
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Generator
 
 import uvicorn
 
+from tests.e2e.fake_slack.distribution import Distribution, Grant
 from tests.e2e.fake_slack.faults import Fault, Faults
-from tests.e2e.fake_slack.ids import BOT_USER_ID
-from tests.e2e.fake_slack.inbound import SignedRequests
-from tests.e2e.fake_slack.records import Call, OpenedView, ResponsePost, UploadedFile
 from tests.e2e.fake_slack.routes import create_app
 from tests.e2e.fake_slack.socket_mode import SocketMode
+from tests.e2e.fake_slack.team import FakeTeam
 from tests.e2e.fake_slack.workspace import Workspace
 
 __all__ = ["FakeSlack"]
-
-T = TypeVar("T")
 
 # The app-level token (connections:write) that opens Socket Mode connections.
 APP_TOKEN = "xapp-1-A0FAKEAPP-1-fake-app-token"
@@ -29,36 +25,43 @@ TRIGGER_TTL = 3.0
 _START_TIMEOUT = 30.0
 
 
-class FakeSlack(SignedRequests):
-    """Slack's Web API for one bot over loopback, and signed Slack requests to the app under test.
+class FakeSlack(FakeTeam):
+    """Slack's Web API for one app over loopback, and signed Slack requests to the app under test.
 
     Start it with ``async with FakeSlack.running(...) as slack``; point the app's
     ``AsyncWebClient`` at ``slack.api_url``; read what the bot did from ``calls``,
-    ``messages()``, ``ephemerals()``, ``responses``, ``files`` and ``views``.
+    ``messages()``, ``ephemerals()``, ``responses``, ``files`` and ``views``. The fake is the
+    first workspace (``team_id``), with the app installed under ``bot_token`` unless that is
+    None; ``team()`` adds others, ``authorize()`` installs the app as a person approving it.
     """
 
     def __init__(
         self,
         url: str,
         *,
-        bot_token: str,
+        bot_token: str | None,
         signing_secret: str,
         team_id: str = "T1",
         trigger_ttl: float = TRIGGER_TTL,
         app_token: str = APP_TOKEN,
     ) -> None:
-        workspace = Workspace.create(
-            base_url=url, bot_token=bot_token, team_id=team_id, trigger_ttl=trigger_ttl
+        workspace = Workspace.create(base_url=url, team_id=team_id, trigger_ttl=trigger_ttl)
+        distribution = Distribution({team_id: workspace})
+        if bot_token is not None:
+            distribution.install(team_id, bot_token)
+        changed = asyncio.Condition()
+        super().__init__(
+            workspace, signing_secret, distribution=distribution, calls=[], changed=changed
         )
-        super().__init__(workspace, signing_secret)
         self.url = url
         self.api_url = f"{url}/api/"
-        self.calls: list[Call] = []
+        self._signing_secret_text = signing_secret
+        self._trigger_ttl = trigger_ttl
         self._faults = Faults()
-        self._changed = asyncio.Condition()
         self.socket_mode = SocketMode(workspace.ids, app_token, self._changed)
         self.app = create_app(
             workspace,
+            distribution=distribution,
             faults=self._faults,
             calls=self.calls,
             changed=self._changed,
@@ -70,7 +73,7 @@ class FakeSlack(SignedRequests):
     async def running(
         cls,
         *,
-        bot_token: str = "xoxb-test",
+        bot_token: str | None = "xoxb-test",
         signing_secret: str = "fake-signing-secret",
         team_id: str = "T1",
         trigger_ttl: float = TRIGGER_TTL,
@@ -109,60 +112,31 @@ class FakeSlack(SignedRequests):
         finally:
             sock.close()
 
-    @property
-    def bot_user_id(self) -> str:
-        """The bot's user id, as auth.test gives it (for mentions in events)."""
-        return BOT_USER_ID
+    def team(self, team_id: str) -> FakeTeam:
+        """Another workspace of this Slack (made on first use), the app not installed there."""
+        workspace = self.distribution.workspaces.get(team_id)
+        if workspace is None:
+            workspace = Workspace.create(
+                base_url=f"{self.url}/t/{team_id}", team_id=team_id, trigger_ttl=self._trigger_ttl
+            )
+            self.distribution.workspaces[team_id] = workspace
+        return FakeTeam(
+            workspace,
+            self._signing_secret_text,
+            distribution=self.distribution,
+            calls=self.calls,
+            changed=self._changed,
+        )
 
-    @property
-    def team_id(self) -> str:
-        """The workspace's team id."""
-        return self._workspace.team_id
+    def authorize(self, url: str, team_id: str) -> Grant:
+        """A person of ``team_id`` follows the app's authorize link and approves the app."""
+        self.team(team_id)
+        return self.distribution.authorize(url, team_id)
 
-    def add_channel(self, channel_id: str, *, member: bool = True) -> None:
-        """Make a channel exist, with the bot in it (it can post) or not (``not_in_channel``)."""
-        self._workspace.conversations.add_channel(channel_id, member=member)
-
-    def dm_channel(self, user_id: str) -> str:
-        """The id of the user's DM with the bot, the one conversations.open gives."""
-        return self._workspace.conversations.dm_channel(user_id)
-
-    def calls_to(self, method: str) -> list[Call]:
-        """The calls of one Web API method, in order."""
-        return [recorded for recorded in self.calls if recorded.method == method]
-
-    def messages(self, channel: str, thread_ts: str | None = None) -> list[dict[str, Any]]:
-        """The bot's current messages at the top of `channel`, or in the thread `thread_ts`.
-
-        Updated messages show their latest content, deleted ones are gone, and a completed
-        file upload shows as a message with ``files``, as Slack shows them.
-        """
-        return self._workspace.conversations.messages(channel, thread_ts)
-
-    def ephemerals(self, user: str) -> list[dict[str, Any]]:
-        """The ephemeral messages shown to `user`: chat.postEphemeral and response URL posts."""
-        return self._workspace.conversations.ephemerals(user)
-
-    @property
-    def responses(self) -> list[ResponsePost]:
-        """Every accepted post to a response URL, in order."""
-        return self._workspace.response_urls.posts
-
-    @property
-    def files(self) -> list[UploadedFile]:
-        """Every file whose upload was completed, with its bytes and where it was shared."""
-        return self._workspace.uploads.completed()
-
-    def user_shares_file(
-        self, user: str, filename: str, content: bytes, mimetype: str = "text/plain"
-    ) -> dict[str, Any]:
-        """A person shares a file; the file object a ``file_share`` message event carries."""
-        return self._workspace.uploads.share(user, filename, content, mimetype)
-
-    @property
-    def views(self) -> list[OpenedView]:
-        """Every modal and Home tab shown, each in its latest form."""
-        return self._workspace.views.shown()
+    def remove_app(self, team_id: str) -> None:
+        """An admin removes the app in Slack: the team's token stops working (events are the
+        test's to send)."""
+        self.distribution.revoke(team_id)
 
     def fail_next(
         self,
@@ -184,25 +158,6 @@ class FakeSlack(SignedRequests):
         if error is None:
             error = "ratelimited" if status == 429 else "internal_error"
         self._faults.add(method, Fault(error, status, retry_after), count)
-
-    async def wait_for(
-        self,
-        predicate: Callable[[], T],
-        # Generous for a busy machine: it costs nothing when the condition comes.
-        timeout: float = 30.0,
-    ) -> T:
-        """Return `predicate`'s first true value, checked after every request the fake gets.
-
-        Fails the test with the last calls listed when it is not true within `timeout` s.
-        """
-        try:
-            async with asyncio.timeout(timeout), self._changed:
-                return await self._changed.wait_for(predicate)
-        except TimeoutError:
-            seen = ", ".join(f"{c.method}:{c.response.get('error', 'ok')}" for c in self.calls[-9:])
-            raise AssertionError(
-                f"condition not met within {timeout} s; last calls: {seen or 'none'}"
-            ) from None
 
 
 class _Server(uvicorn.Server):

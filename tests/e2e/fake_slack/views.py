@@ -83,6 +83,17 @@ class Views:
         check_view(view, kind="home")
         return self._show(user_id, view, home.view["id"] if home else self._ids.new("V"))
 
+    def home(self, user_id: str) -> dict[str, Any] | None:
+        """The user's Home tab as last published, if any."""
+        return next(
+            (
+                s.view
+                for s in self._shown.values()
+                if s.user_id == user_id and s.view["type"] == "home"
+            ),
+            None,
+        )
+
     def shown(self) -> list[OpenedView]:
         """Every view shown so far, each in its latest form."""
         return list(self._shown.values())
@@ -92,7 +103,7 @@ class Views:
         matching = [
             shown
             for shown in self._shown.values()
-            if shown.user_id == user_id and shown.view["callback_id"] == callback_id
+            if shown.user_id == user_id and shown.view.get("callback_id") == callback_id
         ]
         return matching[-1] if matching else None
 

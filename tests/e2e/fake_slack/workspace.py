@@ -15,10 +15,9 @@ __all__ = ["Workspace"]
 
 @dataclass(frozen=True)
 class Workspace:
-    """A Slack workspace with the bot installed: its token, team, conversations, views, files."""
+    """A Slack workspace: its team, conversations, views, files (its token: ``Distribution``)."""
 
     base_url: str
-    bot_token: str
     team_id: str
     ids: Ids
     conversations: Conversations
@@ -27,15 +26,12 @@ class Workspace:
     response_urls: ResponseUrls
 
     @classmethod
-    def create(
-        cls, *, base_url: str, bot_token: str, team_id: str, trigger_ttl: float
-    ) -> Workspace:
+    def create(cls, *, base_url: str, team_id: str, trigger_ttl: float) -> Workspace:
         """An empty workspace whose URLs (uploads, response URLs) start with `base_url`."""
         ids = Ids()
         conversations = Conversations(ids, team_id)
         return cls(
             base_url=base_url,
-            bot_token=bot_token,
             team_id=team_id,
             ids=ids,
             conversations=conversations,

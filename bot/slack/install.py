@@ -1,0 +1,164 @@
+"""'Add to Slack': Bolt's OAuth flow on our stores, our pages, and the refusal of a stranger team.
+
+``GET /slack/install`` answers a page with the link (client id, the manifest's bot scopes,
+a state kept in the database and set as Bolt's cookie); ``GET /slack/oauth_redirect``
+exchanges the code (``oauth.v2.access``, through the app's client and so ``SLACK_API_URL``)
+and stores the installation. A wrong, reused or missing state ends before any call.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import aiohttp
+from slack_bolt.error import BoltError
+from slack_bolt.oauth.async_callback_options import (
+    AsyncCallbackOptions,
+    AsyncFailureArgs,
+    AsyncSuccessArgs,
+)
+from slack_bolt.oauth.async_oauth_flow import AsyncOAuthFlow
+from slack_bolt.oauth.async_oauth_settings import AsyncOAuthSettings
+from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_bolt.response import BoltResponse
+from slack_sdk.errors import SlackClientError
+from slack_sdk.oauth.installation_store import Installation
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.slack.installations import (
+    STATE_LIFETIME,
+    DbInstallationStore,
+    DbStateStore,
+    Installations,
+)
+from bot.slack.texts import LANGUAGES
+
+__all__ = ["BOT_SCOPES", "INSTALL_PATH", "REDIRECT_PATH", "InstallFlow", "ManyWorkspaces"]
+
+log = logging.getLogger(__name__)
+
+INSTALL_PATH = "/slack/install"
+REDIRECT_PATH = "/slack/oauth_redirect"
+# The bot scopes of slack/manifest.yml (a test keeps the two the same).
+BOT_SCOPES = ("commands", "chat:write", "im:write", "im:history", "files:write", "files:read")
+_REFUSED = 403
+_HTML = "text/html; charset=utf-8"
+
+
+@dataclass(frozen=True)
+class ManyWorkspaces:
+    """What serving many workspaces takes: the app's credentials and where installs are kept."""
+
+    client_id: str
+    client_secret: str
+    redirect_uri: str | None
+    # Empty: every workspace may install.
+    allowed_teams: frozenset[str]
+    installations: Installations
+
+
+class TeamRefused(BoltError):
+    """The workspace is outside ALLOWED_SLACK_TEAMS; the app removed itself from it."""
+
+
+def _page(title: str, paragraphs: list[str], status: int, cookie: str) -> BoltResponse:
+    """A page of the redirect; the state cookie, used or not, is deleted as Bolt does."""
+    body = "".join(f"<p>{part}</p>" for part in paragraphs)
+    headers: dict[str, str | Sequence[str]] = {"Content-Type": _HTML, "Set-Cookie": cookie}
+    return BoltResponse(
+        status=status,
+        headers=headers,
+        body=(
+            '<!doctype html><html lang="tr"><head><meta charset="utf-8">'
+            f"<title>{html.escape(title)}</title></head><body>{body}</body></html>"
+        ),
+    )
+
+
+class InstallFlow(AsyncOAuthFlow):
+    """Bolt's flow; a team outside the allowed ones is uninstalled again and nothing stored."""
+
+    def __init__(self, *, client: AsyncWebClient, many: ManyWorkspaces) -> None:
+        settings = AsyncOAuthSettings(
+            client_id=many.client_id,
+            client_secret=many.client_secret,
+            scopes=list(BOT_SCOPES),
+            user_scopes=[],
+            redirect_uri=many.redirect_uri,
+            install_path=INSTALL_PATH,
+            redirect_uri_path=REDIRECT_PATH,
+            callback_options=AsyncCallbackOptions(success=_succeeded, failure=_failed),
+            installation_store=DbInstallationStore(many.installations),
+            installation_store_bot_only=True,
+            state_store=DbStateStore(many.installations),
+            state_expiration_seconds=int(STATE_LIFETIME.total_seconds()),
+            logger=log,
+        )
+        super().__init__(client=client, logger=log, settings=settings)
+        self._allowed = many.allowed_teams
+
+    async def build_install_page_html(self, url: str, request: AsyncBoltRequest) -> str:
+        """The install page: the 'Add to Slack' link, in every language."""
+        link = html.escape(url)
+        parts = [
+            f'<h2>{html.escape(texts.install_title)}</h2><p><a href="{link}">'
+            f"{html.escape(texts.install_link)}</a></p>"
+            for texts in LANGUAGES
+        ]
+        return (
+            '<!doctype html><html lang="tr"><head><meta charset="utf-8"></head>'
+            f"<body>{''.join(parts)}</body></html>"
+        )
+
+    async def store_installation(
+        self, request: AsyncBoltRequest, installation: Installation
+    ) -> None:
+        """Store the installation; a team not allowed is refused before anything is stored."""
+        team = installation.team_id or ""
+        if self._allowed and team not in self._allowed:
+            await self._uninstall(installation)
+            raise TeamRefused(team)
+        await super().store_installation(request, installation)
+
+    async def _uninstall(self, installation: Installation) -> None:
+        # Slack installed the app before telling us the team: only this undoes it.
+        try:
+            await self.client.apps_uninstall(
+                client_id=self.settings.client_id,
+                client_secret=self.settings.client_secret,
+                token=installation.bot_token,
+            )
+        except (SlackClientError, aiohttp.ClientError, TimeoutError) as err:
+            log.warning(
+                "could not uninstall from refused Slack team %s: %r", installation.team_id, err
+            )
+            return
+        log.warning(
+            "refused the install of Slack team %s (not in ALLOWED_SLACK_TEAMS)",
+            installation.team_id,
+        )
+
+
+async def _succeeded(args: AsyncSuccessArgs) -> BoltResponse:
+    installation = args.installation
+    team = installation.team_name or installation.team_id or ""
+    log.info("Slack team %s installed the app", installation.team_id)
+    paragraphs = [html.escape(texts.installed.format(team=team)) for texts in LANGUAGES]
+    cookie = args.settings.state_utils.build_set_cookie_for_deletion()
+    return _page(LANGUAGES[0].install_title, paragraphs, 200, cookie)
+
+
+async def _failed(args: AsyncFailureArgs) -> BoltResponse:
+    cookie = args.settings.state_utils.build_set_cookie_for_deletion()
+    if isinstance(args.error, TeamRefused):
+        paragraphs = [html.escape(texts.team_refused) for texts in LANGUAGES]
+        return _page(LANGUAGES[0].install_title, paragraphs, _REFUSED, cookie)
+    log.info("a Slack install ended without installing: %s", args.reason)
+    paragraphs = [
+        f'{html.escape(texts.install_failed)} <a href="{INSTALL_PATH}">{INSTALL_PATH}</a>'
+        for texts in LANGUAGES
+    ]
+    return _page(LANGUAGES[0].install_title, paragraphs, args.suggested_status_code, cookie)
