@@ -5,7 +5,7 @@ Repository functions live in one module per concern (``storage.users``, ``storag
 keyword-only arguments.
 """
 
-from storage import bookkeeping, drafts, jobs, spending, stats, upstream_sessions, users
+from storage import bookkeeping, clients, drafts, jobs, spending, stats, upstream_sessions, users
 from storage.crypto import (
     InvalidKey,
     TokenCipher,
@@ -18,6 +18,7 @@ from storage.leadership import Leadership
 from storage.models import (
     Awaiting,
     ChatUser,
+    Client,
     Draft,
     DraftKind,
     DraftStep,
@@ -33,6 +34,7 @@ from storage.upstream_sessions import StoredSession, Tokens
 __all__ = [
     "Awaiting",
     "ChatUser",
+    "Client",
     "Database",
     "DatabaseUnusable",
     "Draft",
@@ -51,6 +53,7 @@ __all__ = [
     "UndecryptableToken",
     "UpstreamSession",
     "bookkeeping",
+    "clients",
     "drafts",
     "generate_key",
     "jobs",
