@@ -202,6 +202,7 @@ async def running_bot(
             operations=operations,
             gate=Gate(_allow_lists(settings), clock=clock, default_language=settings.bot_language),
             default_language=settings.bot_language,
+            zone=settings.zone,
         )
         scheduler = AsyncIOScheduler()
         schedule_polling(scheduler, delivery, timedelta(seconds=settings.poll_interval_seconds))

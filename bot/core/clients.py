@@ -26,6 +26,7 @@ __all__ = [
     "live_clients",
     "name_key",
     "name_problem",
+    "shown_name",
 ]
 
 NAME_MIN, NAME_MAX = 2, 60
@@ -66,6 +67,13 @@ def defaults_of(client: Client | None) -> tuple[int | None, int | None]:
     if client is None or client.removed_at is not None:
         return None, None
     return client.tone, client.size
+
+
+def shown_name(texts: Texts, client: Client) -> str:
+    """The client's name, marked when the client was removed."""
+    if client.removed_at is None:
+        return client.name
+    return texts.client_removed_mark.format(name=client.name)
 
 
 def client_rows(
