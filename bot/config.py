@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -95,6 +96,8 @@ class Settings(BaseSettings):
     # Logging of the libraries (markdown-it, httpx, the chat platforms' SDKs...): their own
     # DEBUG lines drown the bot's, so they are asked for apart.
     log_level_libraries: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "WARNING"
+    # Time: the zone in which dates, months and plans' runs are counted.
+    bot_timezone: str = "Europe/Istanbul"
 
     @field_validator(
         "allowed_telegram_users",
@@ -123,6 +126,20 @@ class Settings(BaseSettings):
     @classmethod
     def _upper_log_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("bot_timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"{value!r} is not a time zone name (e.g. Europe/Istanbul)") from None
+        return value
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """The zone of ``BOT_TIMEZONE``."""
+        return ZoneInfo(self.bot_timezone)
 
     @field_validator("log_format", mode="before")
     @classmethod

@@ -7,6 +7,7 @@ keyword-only arguments.
 
 from storage import (
     bookkeeping,
+    clients,
     drafts,
     jobs,
     shares,
@@ -28,6 +29,7 @@ from storage.leadership import Leadership
 from storage.models import (
     Awaiting,
     ChatUser,
+    Client,
     Draft,
     DraftKind,
     DraftStep,
@@ -46,6 +48,7 @@ from storage.upstream_sessions import StoredSession, Tokens
 __all__ = [
     "Awaiting",
     "ChatUser",
+    "Client",
     "Database",
     "DatabaseUnusable",
     "Draft",
@@ -67,6 +70,7 @@ __all__ = [
     "UndecryptableToken",
     "UpstreamSession",
     "bookkeeping",
+    "clients",
     "drafts",
     "generate_key",
     "jobs",

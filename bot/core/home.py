@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.core.actions import ExportArticles, OpenArticle, fits_in_button
 from bot.core.again import again_row
-from bot.core.dialogs.spending import charges_of, spent_in_month
+from bot.core.dialogs.spending import charges_of, month_of, spent_in_month
 from bot.core.errors import NotLoggedIn
 from bot.core.richtext import Block, BulletList, Span, bold, paragraph
 from bot.core.screens import Button, Screen
@@ -52,8 +52,9 @@ async def home_screen(turn: Turn) -> Screen:
         balance = await turn.upstream(turn.services.api.balance)
     except NotLoggedIn:  # SessionExpired too
         return _logged_out(texts)
-    now = turn.services.clock()
-    spent = spent_in_month(await charges_of(turn), (now.year, now.month))
+    zone = turn.services.zone
+    this_month = month_of(turn.services.clock(), zone)
+    spent = spent_in_month(await charges_of(turn), this_month, zone)
     latest = await turn.store(lambda s: jobs.jobs_of_user(s, user_id=turn.user_id, limit=LATEST))
     blocks: list[Block] = [
         paragraph(texts.balance.format(balance=texts.money(balance))),

@@ -19,6 +19,7 @@ class Awaiting(enum.StrEnum):
     TITLE = "title"
     BULK_TITLES = "bulk_titles"
     TOPIC = "topic"
+    CLIENT_NAME = "client_name"
 
 
 class DraftKind(enum.StrEnum):
@@ -32,6 +33,8 @@ class DraftStep(enum.StrEnum):
     """Where an order stands; ``READY -> SUBMITTED`` is the one conditional charge step."""
 
     TITLE = "title"
+    # Which client the order is for; asked first, only of a user who has clients.
+    CLIENT = "client"
     TONE = "tone"
     SIZE = "size"
     READY = "ready"

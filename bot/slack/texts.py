@@ -36,6 +36,7 @@ class SlackTexts:
     install_failed: str
     team_refused: str
     not_installed: str
+    client_label: str
 
 
 _TURKISH = SlackTexts(
@@ -73,6 +74,7 @@ _TURKISH = SlackTexts(
     not_installed=(
         "Makale Bot bu çalışma alanında artık kurulu değil; bir yönetici yeniden ekleyebilir."
     ),
+    client_label="Müşteri",
 )
 
 _ENGLISH = SlackTexts(
@@ -109,6 +111,7 @@ _ENGLISH = SlackTexts(
     not_installed=(
         "Makale Bot is no longer installed in this workspace; an admin can add it again."
     ),
+    client_label="Client",
 )
 
 _LANGUAGES = {"tr": _TURKISH, "en": _ENGLISH}

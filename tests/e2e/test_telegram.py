@@ -181,6 +181,7 @@ async def test_a_long_article_arrives_whole_in_parts_under_the_limit(rig: Rig) -
     summary = await order(rig, VERY_LONG)
     await rig.presses(ALICE, summary, "Onayla", "Siparişiniz alındı")
     rig.sandbox.state.clock.advance(3000)
+    # Many paced messages: the parts, two files and the quality card.
     await rig.until(ALICE, "Makaleniz hazır", timeout=60)
     document = next(m.document for m in rig.bot_messages(ALICE) if m.document)
     content = document.content.decode()
@@ -256,6 +257,7 @@ async def test_the_command_menu_is_registered_in_both_languages(rig: Rig) -> Non
     assert {menu.get("language_code") for menu in menus} == {None, "en"}
     for menu in menus:
         assert "harcamalar" in str(menu["commands"])
+        assert "musteriler" in str(menu["commands"])
 
 
 async def test_spending_shows_the_charged_order_and_the_balance(rig: Rig) -> None:
