@@ -21,7 +21,7 @@ from starlette.routing import BaseRoute
 from bot.api import ArticleApi
 from bot.config import ConfigError, Settings
 from bot.core.access import AllowLists, Gate
-from bot.core.accounts import Accounts
+from bot.core.accounts import Accounts, LoginLimits
 from bot.core.alerts import Alerts, admin_chat
 from bot.core.catalog import Catalog
 from bot.core.clock import Clock, system_clock
@@ -175,7 +175,11 @@ async def running_bot(
                 topic_field=settings.article_api_topic_field,
                 observer=operations.upstream_called,
             )
-        accounts = Accounts(db=db, api=api, cipher=cipher, clock=clock, operations=operations)
+        # A login under way counts against the limits until it settles or times out.
+        limits = LoginLimits(reservation=timedelta(seconds=settings.article_api_timeout_seconds))
+        accounts = Accounts(
+            db=db, api=api, cipher=cipher, clock=clock, operations=operations, limits=limits
+        )
         delivery = Delivery(
             db=db,
             api=api,

@@ -167,7 +167,7 @@ class ProcessedUpdate(SQLModel, table=True):
 
 
 class LoginAttempt(SQLModel, table=True):
-    """A failed login, for throttling per chat user, per target e-mail and for the whole bot."""
+    """A failed or pending login, for throttling per chat user, per target e-mail and bot-wide."""
 
     __tablename__ = "login_attempt"
 
@@ -178,3 +178,6 @@ class LoginAttempt(SQLModel, table=True):
     attempted_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(index=True))
     # The e-mail tried, as a keyed hash (HMAC-SHA256, hex): counted, never readable.
     email_hash: str | None = Field(default=None, sa_type=String(64), index=True)
+    # Set while the login call is under way: the attempt counts as a failure until then, so
+    # concurrent attempts cannot all pass one check. None once it failed.
+    pending_until: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))

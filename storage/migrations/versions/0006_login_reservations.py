@@ -1,0 +1,28 @@
+"""Login attempts reserved before the login call: when a reservation stops counting.
+
+Revision ID: 0006
+Revises: 0004
+Create Date: 2026-11-26
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0006"
+down_revision: str | Sequence[str] | None = "0004"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    """Apply this revision."""
+    with op.batch_alter_table("login_attempt") as batch_op:
+        batch_op.add_column(sa.Column("pending_until", sa.DateTime(timezone=True), nullable=True))
+
+
+def downgrade() -> None:
+    """Undo this revision."""
+    with op.batch_alter_table("login_attempt") as batch_op:
+        batch_op.drop_column("pending_until")
