@@ -6,6 +6,7 @@ the one place that charges (READY -> SUBMITTED, once). See order.mmd beside this
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Sequence
 from decimal import Decimal
@@ -184,7 +185,8 @@ async def file_sent(turn: Turn, upload: Upload) -> None:
     """Take the titles of a file: for the ``/toplu`` awaiting them, else as a new bulk order."""
     await turn.services.accounts.require(turn.user_id)
     try:
-        rows = read_titles(upload.filename, upload.content, upload.size)
+        # Off the event loop: a megabyte of lines would hold up every other chat meanwhile.
+        rows = await asyncio.to_thread(read_titles, upload.filename, upload.content, upload.size)
     except TitleFileRefused as refused:
         # Whatever was awaited still is: the user may send a better file.
         turn.say(refusal_text(turn.texts, refused))
