@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from decimal import Decimal
 
-from sqlalchemy import JSON, Column, Numeric, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Column, Integer, Numeric, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from bot.core.states import Awaiting, DraftKind, DraftStep, JobStatus
@@ -66,6 +66,8 @@ class ChatUser(SQLModel, table=True):
     awaiting: Awaiting | None = Field(default=None, sa_type=StrEnumType(Awaiting, 16))
     # Non-secret context of the awaited input, e.g. the e-mail while the password is awaited.
     awaiting_context: str | None = Field(default=None, sa_type=String(320))
+    # When the context was stored: housekeeping erases an e-mail left waiting too long.
+    awaiting_since: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
 
 
@@ -108,6 +110,10 @@ class Draft(SQLModel, table=True):
     )
     refused_titles: list[list[str]] | None = Field(
         default=None, sa_column=Column(JSON, nullable=True)
+    )
+    # Refused titles beyond those listed: only the first few are kept, shortened.
+    refused_more: int = Field(
+        default=0, sa_column=Column(Integer, nullable=False, server_default="0")
     )
     tone: int | None = None
     size: int | None = None

@@ -25,6 +25,8 @@ from bot.core.texts import LANGUAGES, Texts
 __all__ = [
     "MAX_FILE_BYTES",
     "MAX_FILE_TITLES",
+    "MAX_REFUSED_SHOWN",
+    "REFUSED_TITLE_CHARS",
     "TITLE_FILE_SUFFIXES",
     "CheckedTitles",
     "FileProblem",
@@ -39,6 +41,9 @@ __all__ = [
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_FILE_TITLES = 100
+# A file's refused titles are echoed on every screen of its order: a few, cut short.
+MAX_REFUSED_SHOWN = 10
+REFUSED_TITLE_CHARS = 60
 TITLE_FILE_SUFFIXES = (".txt", ".csv")
 _HEADINGS = {
     "title": ("baslik", "title"),
@@ -170,14 +175,26 @@ def _cleaned(row: TitleRow) -> TitleRow:
     return TitleRow(one_line(row.title), one_line(row.tone), one_line(row.size))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CheckedTitles:
     """The titles taken, each with its row's own [tone id, size id] (None where the buttons
-    choose), and the [title, problem] of each row left out."""
+    choose), the [title, problem] of the first rows left out (titles shortened), and how
+    many more were left out."""
 
     titles: list[str] = field(default_factory=list)
     choices: list[list[int | None]] = field(default_factory=list)
     refused: list[list[str]] = field(default_factory=list)
+    refused_more: int = 0
+
+    def refuse(self, title: str, problem: RowProblem) -> None:
+        """Leave a row out; only the first few are kept to show, each cut short."""
+        if len(self.refused) == MAX_REFUSED_SHOWN:
+            self.refused_more += 1
+            return
+        short = (
+            title if len(title) <= REFUSED_TITLE_CHARS else f"{title[: REFUSED_TITLE_CHARS - 1]}…"
+        )
+        self.refused.append([short, problem.value])
 
 
 def check_rows(
@@ -191,7 +208,7 @@ def check_rows(
         size = _named(row.size, sizes, Texts.size_name)
         problem = _problem(row, seen, tone, size)
         if problem is not None:
-            checked.refused.append([row.title, problem.value])
+            checked.refuse(row.title, problem)
             continue
         seen.add(turkish.fold(row.title))
         checked.titles.append(row.title)

@@ -20,6 +20,7 @@ from bot.core.conversation import Conversations
 from bot.core.ports import Messenger
 from bot.slack.application import build_app
 from bot.slack.ids import PLATFORM
+from bot.slack.intake import guarded
 
 __all__ = ["EVENTS_PATH", "SlackRuntime", "events_route", "running_slack"]
 
@@ -52,18 +53,19 @@ class SlackRuntime:
         log.info("Slack app takes its requests over Socket Mode")
 
 
-def events_route(app: AsyncApp) -> Route:
-    """``POST /slack/events``: commands, interactions and events, signature-checked by Bolt."""
+def events_route(app: AsyncApp, signing_secret: str) -> Route:
+    """``POST /slack/events``: commands, interactions and events, capped and signature-checked
+    before Bolt reads them."""
     handler = AsyncSlackRequestHandler(app)
 
     async def receive(request: Request) -> Response:
         try:
             return await handler.handle(request)
-        except ValueError:
-            # Bolt parses before it checks the signature: junk from anyone must not make a 500.
+        except (ValueError, RecursionError):
+            # Signed, yet malformed (JSON nested too deep for the parser too): never a 500.
             return Response(status_code=400)
 
-    return Route(EVENTS_PATH, receive, methods=["POST"])
+    return Route(EVENTS_PATH, guarded(receive, signing_secret), methods=["POST"])
 
 
 async def _introduce(app: AsyncApp) -> None:
@@ -87,9 +89,10 @@ async def running_slack(
         # Socket Mode is signed by its connection; HTTP requests must carry Slack's signature.
         settings.require("slack_signing_secret")
     secret = settings.slack_signing_secret
+    signing_secret = secret.get_secret_value() if secret else ""
     app, messenger = build_app(
         token=settings.slack_bot_token.get_secret_value(),
-        signing_secret=secret.get_secret_value() if secret else "",
+        signing_secret=signing_secret,
         api_url=settings.slack_api_url,
         conversations=conversations,
         language=settings.bot_language,
@@ -98,7 +101,7 @@ async def running_slack(
     socket_mode = (
         None if app_token is None else AsyncSocketModeHandler(app, app_token.get_secret_value())
     )
-    routes = [events_route(app)] if socket_mode is None else []
+    routes = [events_route(app, signing_secret)] if socket_mode is None else []
     messengers[PLATFORM] = messenger
     try:
         yield SlackRuntime(app, routes, socket_mode)

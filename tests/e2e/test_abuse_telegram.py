@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from sqlmodel import select
 
 from bot.core.title_files import MAX_FILE_BYTES
+from storage import Database, Draft
 from tests.e2e.telegram_rig import ALICE, BOB, Rig, telegram_rig
 
 
@@ -61,3 +64,28 @@ async def test_a_megabyte_of_empty_lines_does_not_stall_the_others(rig: Rig) -> 
         await rig.until(ALICE, "edilebilecek başlık yok", since=sent["message_id"])
 
     assert lag.worst < 1.0, f"the event loop stalled {lag.worst:.1f} s"
+
+
+async def test_a_file_of_long_refused_titles_is_echoed_in_one_short_message(
+    rig: Rig, tmp_path: Path
+) -> None:
+    await rig.log_in()
+    rows = ["Yapay zekâ ile içerik üretimi", *(f"{n:02} " + "c" * 9_996 for n in range(99))]
+    sent = rig.telegram.user_sends_document(ALICE, "uzun.csv", "\n".join(rows).encode())
+
+    tones = await rig.until(ALICE, "Yazım tonunu seçin", since=sent["message_id"])
+    sizes = await rig.presses(ALICE, tones, "Samimi", "Makale boyutunu seçin")
+
+    for screen in (tones, sizes):
+        shown = screen.text or ""
+        assert "Alınmayan başlıklar (99)" in shown
+        assert "ve 89 başlık daha" in shown
+        assert len(shown) < 2000
+    replies = [m for m in rig.bot_messages(ALICE) if m.message_id > sent["message_id"]]
+    assert len(replies) == 1, "one screen, edited in place"
+    db = Database.connect(f"sqlite:///{tmp_path / 'bot.db'}")
+    try:
+        (draft,) = db.run_sync(lambda s: s.exec(select(Draft)).all())
+        assert len(json.dumps(draft.model_dump(mode="json"))) < 8 * 1024
+    finally:
+        db.dispose()

@@ -198,7 +198,7 @@ async def file_sent(turn: Turn, upload: Upload) -> None:
     if draft is None:
         return
     draft.titles, draft.title_choices = checked.titles, checked.choices
-    draft.refused_titles = checked.refused
+    draft.refused_titles, draft.refused_more = checked.refused, checked.refused_more
     if not checked.titles:
         await turn.expect(Awaiting.BULK_TITLES, context=draft.id)
         turn.say(*_refused_block(turn.texts, draft), turn.texts.file_no_titles)
@@ -319,8 +319,11 @@ def _refused_block(texts: Texts, draft: Draft) -> tuple[Block, ...]:
         (Span(f"{title} — {problem_text(texts, RowProblem(problem))}"),)
         for title, problem in refused
     )
-    heading = texts.file_refused_titles.format(count=len(refused))
-    return (paragraph(bold(f"{heading}:")), BulletList(reasons))
+    heading = texts.file_refused_titles.format(count=len(refused) + draft.refused_more)
+    blocks: tuple[Block, ...] = (paragraph(bold(f"{heading}:")), BulletList(reasons))
+    if draft.refused_more:
+        blocks += (paragraph(texts.file_refused_more.format(count=draft.refused_more)),)
+    return blocks
 
 
 def _title_count(draft: Draft) -> int:

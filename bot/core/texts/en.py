@@ -129,6 +129,7 @@ ENGLISH = Texts(
     file_no_titles="The file has no title that can be ordered.",
     file_too_many="The file has more than {limit} titles; you can send at most {limit}. Nothing was ordered.",
     file_refused_titles="Titles left out ({count})",
+    file_refused_more="and {count} more titles",
     file_title_short="too short (at least 10 characters)",
     file_title_long="too long (at most 255 characters)",
     file_title_duplicate="already in the list",

@@ -126,6 +126,7 @@ TURKISH = Texts(
     file_no_titles="Dosyada sipariş edilebilecek başlık yok.",
     file_too_many="Dosyada {limit} başlıktan fazlası var; en çok {limit} başlık gönderebilirsiniz. Hiçbir şey sipariş edilmedi.",
     file_refused_titles="Alınmayan başlıklar ({count})",
+    file_refused_more="ve {count} başlık daha",
     file_title_short="çok kısa (en az 10 karakter)",
     file_title_long="çok uzun (en çok 255 karakter)",
     file_title_duplicate="listede zaten var",
