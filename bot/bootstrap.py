@@ -287,7 +287,13 @@ async def serve_chats(settings: Settings, platforms: tuple[str, ...], stop: asyn
         routes: list[BaseRoute] = [route for runtime in runtimes for route in runtime.routes]
         if routes or settings.port_set:
             chats = {runtime.platform: runtime.connected for runtime in runtimes}
-            app = web_app(routes, health=bot.health(chats), before_scrape=bot.count_backlog)
+            token = settings.metrics_token
+            app = web_app(
+                routes,
+                health=bot.health(chats),
+                before_scrape=bot.count_backlog,
+                metrics_token=token.get_secret_value() if token else None,
+            )
             await adapters.enter_async_context(serving_http(app, port=settings.port))
         # Only now that the routes are served may the platforms send updates.
         for runtime in runtimes:

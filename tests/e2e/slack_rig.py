@@ -23,6 +23,7 @@ from storage import generate_key
 from tests.e2e.fake_slack import FakeSlack
 from tests.e2e.fake_slack.server import APP_TOKEN
 
+METRICS_TOKEN = "metrics-token-for-tests"
 TOKEN = "xoxb-1-fake-bot-token-for-tests"
 SECRET = "fake-slack-signing-secret"
 ALICE, BOB = "U1", "U2"
@@ -249,6 +250,7 @@ async def slack_rig(
             "slack_api_url": slack.api_url,
             "poll_interval_seconds": 0.2,
             "port": free_port(),
+            "metrics_token": METRICS_TOKEN,
         }
         if socket_mode:
             options["slack_app_token"] = APP_TOKEN

@@ -1,4 +1,4 @@
-"""Telegram under abuse: files too large or too slow to read stall no one."""
+"""Telegram under abuse: files too large or too slow to read stall no one; metrics are private."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import httpx
 import pytest
 from sqlmodel import select
 
 from bot.core.title_files import MAX_FILE_BYTES
 from storage import Database, Draft
-from tests.e2e.telegram_rig import ALICE, BOB, Rig, telegram_rig
+from tests.e2e.telegram_rig import ALICE, BOB, METRICS_TOKEN, Rig, telegram_rig
 
 
 @pytest.fixture
@@ -89,3 +90,26 @@ async def test_a_file_of_long_refused_titles_is_echoed_in_one_short_message(
         assert len(json.dumps(draft.model_dump(mode="json"))) < 8 * 1024
     finally:
         db.dispose()
+
+
+async def scrape(rig: Rig, path: str, token: str | None = None) -> int:
+    bearer = {"Authorization": f"Bearer {token}"} if token else {}
+    async with httpx.AsyncClient(timeout=10) as client:
+        url = f"http://127.0.0.1:{rig.settings.port}{path}"
+        return (await client.get(url, headers=bearer)).status_code
+
+
+async def test_metrics_answer_only_their_bearer_token_and_health_stays_open(
+    rig: Rig,
+) -> None:
+    assert await scrape(rig, "/metrics") == 401
+    assert await scrape(rig, "/metrics", "x" * len(METRICS_TOKEN)) == 401
+    assert await scrape(rig, "/metrics", METRICS_TOKEN) == 200
+    assert await scrape(rig, "/health") == 200
+
+
+async def test_metrics_are_not_served_without_a_token_set(tmp_path: Path) -> None:
+    async with telegram_rig(tmp_path, metrics_token=None) as rig:
+        assert await scrape(rig, "/metrics") == 404
+        assert await scrape(rig, "/metrics", METRICS_TOKEN) == 404
+        assert await scrape(rig, "/health") == 200
