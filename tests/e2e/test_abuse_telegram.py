@@ -13,7 +13,7 @@ import pytest
 from sqlmodel import select
 
 from bot.core.title_files import MAX_FILE_BYTES
-from storage import Database, Draft
+from storage import ChatUser, Database, Draft
 from tests.e2e.telegram_rig import ALICE, BOB, METRICS_TOKEN, Rig, telegram_rig
 
 
@@ -113,3 +113,31 @@ async def test_metrics_are_not_served_without_a_token_set(tmp_path: Path) -> Non
         assert await scrape(rig, "/metrics") == 404
         assert await scrape(rig, "/metrics", METRICS_TOKEN) == 404
         assert await scrape(rig, "/health") == 200
+
+
+async def test_a_strangers_burst_leaves_no_row_and_no_too_fast_and_their_password_goes(
+    tmp_path: Path,
+) -> None:
+    async with telegram_rig(tmp_path, allowed_telegram_users=str(BOB)) as rig:
+        login = rig.telegram.user_says(ALICE, "/giris demo@example.com Yanlis12345")
+        rig.telegram.user_says(
+            ALICE, "/giris demo@example.com Yanlis12345", chat_id=-700, chat_type="group"
+        )
+        burst = [rig.telegram.user_says(ALICE, f"merhaba {n}") for n in range(30)]
+        await rig.until(ALICE, "izniniz yok", since=login["message_id"])
+        await rig.says(BOB, "/yardim", "/makalelerim")
+        await rig.telegram.wait_for(
+            lambda: rig.count("deleteMessage", lambda p: p["chat_id"] == -700) == 1
+        )
+
+        private = {"chat_id": ALICE, "message_id": login["message_id"]}
+        assert rig.count("deleteMessage", lambda p: p == private) == 1
+        assert burst[-1]["message_id"] > login["message_id"]
+        assert rig.shown(ALICE, "Çok hızlı") is None
+        assert [m.text for m in rig.bot_messages(ALICE)] == [rig.shown(ALICE, "izniniz").text]
+        db = Database.connect(rig.settings.effective_database_url)
+        try:
+            known = db.run_sync(lambda s: list(s.exec(select(ChatUser.external_id)).all()))
+        finally:
+            db.dispose()
+        assert known == [str(BOB)], "a stranger leaves no row"
