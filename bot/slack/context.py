@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from slack_bolt.context.async_context import AsyncBoltContext
 
 from bot.core.conversation import Conversations
-from bot.core.events import Origin
+from bot.core.events import Event, Origin
+from bot.core.presenter import Presenter
+from bot.core.richtext import paragraph
+from bot.core.screens import Screen
 from bot.core.texts import Texts, texts_for
+from bot.slack.inflight import InFlight
 from bot.slack.messenger import SlackMessenger
 from bot.slack.texts import SlackTexts, slack_texts
 
@@ -25,6 +29,19 @@ class SlackDeps:
     conversations: Conversations
     messenger: SlackMessenger
     language: str
+    in_flight: InFlight = field(default_factory=InFlight)
+
+    async def answer(self, origin: Origin, event: Event, presenter: Presenter) -> None:
+        """Let the core answer, unless the user has too many requests under way (told once)."""
+        if not self.in_flight.take(origin.user):
+            if self.in_flight.first_refusal(origin.user):
+                texts, _ = await self.speaking_to(origin)
+                await presenter.send(Screen((paragraph(texts.too_fast),)))
+            return
+        try:
+            await self.conversations.answer(origin, event, presenter)
+        finally:
+            self.in_flight.release(origin.user)
 
     @property
     def texts(self) -> Texts:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.slack_rig import ALICE, SlackRig, slack_rig
+from tests.e2e.slack_rig import ALICE, SlackRig, slack_rig, text_of
 
 MEGABYTE = 1024 * 1024
 # JSON nested deeper than Python's parser can follow.
@@ -55,3 +56,25 @@ async def test_a_body_nested_too_deep_is_refused_unsigned_with_401_and_signed_wi
     assert (unsigned.status_code, signed.status_code) == (401, 400)
     assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
     await rig.says("/yardim", "", "/makalelerim", user=ALICE)
+
+
+async def test_one_users_flood_runs_ten_at_a_time_and_the_rest_are_told_once(
+    rig: SlackRig,
+) -> None:
+    await rig.log_in()
+    since = len(rig.slack.ephemerals(ALICE))
+    log = rig.sandbox.state.request_log
+    asked = len([path for _, path in log if path.endswith("guncel-bakiye")])
+    rig.sandbox.state.faults.latency = 0.5
+
+    await asyncio.gather(*(rig.command("/bakiye") for _ in range(15)))
+    await rig.slack.wait_for(
+        lambda: sum("Bakiyeniz" in text_of(m) for m in rig.slack.ephemerals(ALICE)[since:]) == 10
+    )
+
+    shown = [text_of(m) for m in rig.slack.ephemerals(ALICE)[since:]]
+    assert sum("Çok hızlı" in text for text in shown) == 1
+    assert len([path for _, path in log if path.endswith("guncel-bakiye")]) - asked == 10
+    rig.sandbox.state.faults.latency = 0.0
+    # The flood is over: the next request is answered again.
+    await rig.says("/bakiye", "", "Bakiyeniz")

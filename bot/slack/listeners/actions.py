@@ -37,7 +37,7 @@ async def press(
     pressed = message_id(channel, str(ts)) if ts else None
     origin = interaction_origin(body, channel)
     replies = Replies(respond, deps.messenger, origin.chat, pressed=pressed)
-    await deps.conversations.answer(origin, Press(str(action.get("value", "")), pressed), replies)
+    await deps.answer(origin, Press(str(action.get("value", "")), pressed), replies)
 
 
 def register(app: AsyncApp) -> None:

@@ -58,7 +58,7 @@ async def message(
         channel_id=str(event["channel"]),
     )
     presenter = ChatPresenter(deps.messenger, sender.chat)
-    await deps.conversations.answer(sender, happened, presenter)
+    await deps.answer(sender, happened, presenter)
     for notice in presenter.notices:
         # A DM has no press to answer with a toast.
         await deps.messenger.send(sender.chat, Screen((paragraph(notice.text),)))

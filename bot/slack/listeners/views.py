@@ -36,7 +36,7 @@ async def _answer(
     where = ModalOrigin.of(view)
     asker = interaction_origin(body, where.channel_id)
     respond = AsyncRespond(response_url=where.response_url)
-    await deps.conversations.answer(asker, event, Replies(respond, deps.messenger, asker.chat))
+    await deps.answer(asker, event, Replies(respond, deps.messenger, asker.chat))
 
 
 async def login_submitted(
