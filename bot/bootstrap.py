@@ -104,6 +104,11 @@ class Bot:
         self.operations.pending(backlog.count, backlog.oldest)
 
 
+def login_limits(settings: Settings) -> LoginLimits:
+    """The login throttle: a login under way counts until it settles or its call times out."""
+    return LoginLimits(reservation=timedelta(seconds=settings.article_api_timeout_seconds))
+
+
 def token_cipher(settings: Settings) -> TokenCipher:
     """The cipher of the stored tokens; a key that is no Fernet key is a configuration error."""
     keys, source = _encryption_keys(settings)
@@ -175,8 +180,7 @@ async def running_bot(
                 topic_field=settings.article_api_topic_field,
                 observer=operations.upstream_called,
             )
-        # A login under way counts against the limits until it settles or times out.
-        limits = LoginLimits(reservation=timedelta(seconds=settings.article_api_timeout_seconds))
+        limits = login_limits(settings)
         accounts = Accounts(
             db=db, api=api, cipher=cipher, clock=clock, operations=operations, limits=limits
         )

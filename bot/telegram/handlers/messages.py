@@ -35,11 +35,18 @@ async def document(update: Update, context: BotContext) -> None:
     if size <= MAX_FILE_BYTES:
         fetched = await context.bot.get_file(sent.file_id)
         size = size or fetched.file_size or 0
-        if size <= MAX_FILE_BYTES and fetched.file_path:
-            download = await download_capped(fetched.file_path, limit=MAX_FILE_BYTES)
-            content = download.content if download.status == 200 else b""
+        if size <= MAX_FILE_BYTES:
+            content = await _fetched(fetched.file_path)
     event = Upload(sent.file_name or "", content, size, str(message.message_id))
     await post_notices(update, context, await answer(update, context, event))
+
+
+async def _fetched(url: str | None) -> bytes | None:
+    """The file's bytes; None past the limit, nothing when Telegram would not hand it over."""
+    if not url:
+        return b""
+    download = await download_capped(url, limit=MAX_FILE_BYTES)
+    return download.content if download.status == 200 else b""
 
 
 async def unsupported(update: Update, context: BotContext) -> None:
