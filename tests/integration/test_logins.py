@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 from bot.core.accounts import Accounts
 from bot.core.errors import LoginThrottled
 from bot.core.events import Press
+from bot.core.housekeeping import prune
 from bot.core.screens import Delete, Effect, Send
 from bot.sandbox import DEMO_EMAIL, LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
 from storage import ChatUser, Database, LoginAttempt, TokenCipher, bookkeeping, users
@@ -270,3 +271,23 @@ async def test_concurrent_logins_through_two_replicas_on_postgresql_reach_the_se
     finally:
         replica_a.dispose()
         replica_b.dispose()
+
+
+async def test_an_email_left_waiting_for_its_password_is_erased_by_housekeeping(
+    h: Harness,
+) -> None:
+    db = h.bot.conversations.services.db
+    chat = h.chat("forgetful")
+    await chat.say("/giris")
+    await chat.say("unutkan@example.com")
+
+    def waiting(session: Session) -> str | None:
+        user = session.exec(select(ChatUser).where(ChatUser.external_id == "forgetful")).one()
+        return user.awaiting_context
+
+    assert db.run_sync(waiting) == "unutkan@example.com"
+    await prune(db, h.clock)
+    assert db.run_sync(waiting) == "unutkan@example.com", "kept while the password may come"
+    h.advance(11 * 60)
+    await prune(db, h.clock)
+    assert db.run_sync(waiting) is None
