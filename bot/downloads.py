@@ -10,6 +10,7 @@ import httpx
 __all__ = ["Download", "download_capped"]
 
 _TIMEOUT = httpx.Timeout(10.0)
+_IDENTITY = {"Accept-Encoding": "identity"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +28,8 @@ async def download_capped(
     """GET ``url``, streamed: refused by its ``Content-Length`` or at byte ``limit + 1``."""
     async with (
         httpx.AsyncClient(timeout=_TIMEOUT, follow_redirects=False) as http,
-        http.stream("GET", url, headers=headers) as answer,
+        # Raw bytes, asked for uncompressed: a small gzip must not unpack into gigabytes.
+        http.stream("GET", url, headers={**(headers or {}), **_IDENTITY}) as answer,
     ):
         kind = answer.headers.get("content-type", "")
         announced = answer.headers.get("content-length", "")
