@@ -21,7 +21,7 @@ from starlette.routing import BaseRoute
 from bot.api import ArticleApi
 from bot.config import ConfigError, Settings
 from bot.core.access import AllowLists, Gate
-from bot.core.accounts import Accounts
+from bot.core.accounts import Accounts, LoginLimits
 from bot.core.alerts import Alerts, admin_chat
 from bot.core.catalog import Catalog
 from bot.core.clock import Clock, system_clock
@@ -113,6 +113,11 @@ class Bot:
         self.operations.pending(backlog.count, backlog.oldest)
 
 
+def login_limits(settings: Settings) -> LoginLimits:
+    """The login throttle: a login under way counts until it settles or its call times out."""
+    return LoginLimits(reservation=timedelta(seconds=settings.article_api_timeout_seconds))
+
+
 def token_cipher(settings: Settings) -> TokenCipher:
     """The cipher of the stored tokens; a key that is no Fernet key is a configuration error."""
     keys, source = _encryption_keys(settings)
@@ -184,7 +189,10 @@ async def running_bot(
                 topic_field=settings.article_api_topic_field,
                 observer=operations.upstream_called,
             )
-        accounts = Accounts(db=db, api=api, cipher=cipher, clock=clock, operations=operations)
+        limits = login_limits(settings)
+        accounts = Accounts(
+            db=db, api=api, cipher=cipher, clock=clock, operations=operations, limits=limits
+        )
         catalog = Catalog(api=api, accounts=accounts, clock=clock)
         delivery = Delivery(
             db=db,
@@ -303,7 +311,13 @@ async def serve_chats(settings: Settings, platforms: tuple[str, ...], stop: asyn
         routes: list[BaseRoute] = [route for runtime in runtimes for route in runtime.routes]
         if routes or settings.port_set:
             chats = {runtime.platform: runtime.connected for runtime in runtimes}
-            app = web_app(routes, health=bot.health(chats), before_scrape=bot.count_backlog)
+            token = settings.metrics_token
+            app = web_app(
+                routes,
+                health=bot.health(chats),
+                before_scrape=bot.count_backlog,
+                metrics_token=token.get_secret_value() if token else None,
+            )
             await adapters.enter_async_context(serving_http(app, port=settings.port))
         # Only now that the routes are served may the platforms send updates.
         for runtime in runtimes:

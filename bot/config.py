@@ -87,6 +87,9 @@ class Settings(BaseSettings):
     allowed_slack_users: IdList = frozenset()
     admin_chat: str | None = None
 
+    # Metrics: /metrics answers only this bearer token; unset, it answers 404.
+    metrics_token: SecretStr | None = None
+
     # Process.
     port: int = Field(default=8080, ge=1, le=65535)
     bot_language: Literal["tr", "en"] = "tr"

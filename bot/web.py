@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
+import math
 import socket
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator
 from typing import Any
 
@@ -27,6 +30,15 @@ ALL_INTERFACES = "0.0.0.0"  # noqa: S104
 # Whether the process is healthy, and the JSON body that says why.
 Health = Callable[[], Awaitable[tuple[bool, dict[str, Any]]]]
 _UNAVAILABLE = 503
+_NOT_FOUND, _UNAUTHORIZED = 404, 401
+# How long the gauges read from the database (the backlog) serve scrapes before a recount.
+SCRAPE_REFRESH_SECONDS = 5.0
+
+
+def _bearer_is(request: Request, token: str) -> bool:
+    """Whether the request carries ``token`` as its bearer token (compared in constant time)."""
+    scheme, _, given = request.headers.get("authorization", "").partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(given.encode(), token.encode())
 
 
 def web_app(
@@ -34,15 +46,27 @@ def web_app(
     *,
     health: Health,
     before_scrape: Callable[[], Awaitable[None]],
+    metrics_token: str | None = None,
 ) -> Starlette:
-    """The app serving ``/health``, ``/metrics`` and the adapters' routes."""
+    """The app serving ``/health``, ``/metrics`` (to ``metrics_token`` alone, and to no one
+    without it) and the adapters' routes."""
 
     async def health_route(request: Request) -> JSONResponse:
         healthy, body = await health()
         return JSONResponse(body, status_code=200 if healthy else _UNAVAILABLE)
 
+    refreshed_at = -math.inf
+
     async def metrics_route(request: Request) -> Response:
-        await before_scrape()
+        nonlocal refreshed_at
+        if metrics_token is None:
+            return Response(status_code=_NOT_FOUND)
+        if not _bearer_is(request, metrics_token):
+            return Response(status_code=_UNAUTHORIZED, headers={"WWW-Authenticate": "Bearer"})
+        # Scrapes from several scrapers need not each query the database.
+        if time.monotonic() - refreshed_at >= SCRAPE_REFRESH_SECONDS:
+            refreshed_at = time.monotonic()
+            await before_scrape()
         return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)
 
     return Starlette(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete, func
+from sqlalchemy import ColumnElement, and_, delete, func, or_
 from sqlmodel import Session, col, select
 
 from storage.inserts import insert_if_absent
@@ -13,11 +13,16 @@ from storage.models import LoginAttempt, ProcessedUpdate
 __all__ = [
     "failed_logins_by_user_since",
     "failed_logins_since",
+    "lock_logins",
     "mark_processed",
     "prune_failed_logins",
     "prune_processed",
     "record_failed_login",
+    "reserve_login",
+    "settle_login",
 ]
+
+_LOGIN_LOCK = "makale-bot:login-throttle"
 
 
 def mark_processed(session: Session, *, source: str, update_id: str) -> bool:
@@ -32,6 +37,15 @@ def prune_processed(session: Session, *, before: datetime) -> int:
     return result.rowcount
 
 
+def lock_logins(session: Session) -> None:
+    """Hold every other replica's login check until this transaction ends.
+
+    SQLite needs nothing: every transaction begins IMMEDIATE, one writer at a time.
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        session.exec(select(func.pg_advisory_xact_lock(func.hashtext(_LOGIN_LOCK))))
+
+
 def record_failed_login(
     session: Session, *, user_id: int | None, at: datetime, email_hash: str | None = None
 ) -> None:
@@ -39,15 +53,49 @@ def record_failed_login(
     session.add(LoginAttempt(chat_user_id=user_id, attempted_at=at, email_hash=email_hash))
 
 
+def reserve_login(
+    session: Session, *, user_id: int, at: datetime, email_hash: str, until: datetime
+) -> int:
+    """Count a login about to be tried as failed until ``until``; the reservation's id."""
+    row = LoginAttempt(
+        chat_user_id=user_id, attempted_at=at, email_hash=email_hash, pending_until=until
+    )
+    session.add(row)
+    session.flush()
+    assert row.id is not None
+    return row.id
+
+
+def settle_login(session: Session, *, attempt_id: int, failed: bool) -> None:
+    """Record a reserved login's outcome: kept as a failure, or forgotten."""
+    row = session.get(LoginAttempt, attempt_id)
+    if row is None:
+        return
+    if failed:
+        row.pending_until = None
+        session.add(row)
+    else:
+        session.delete(row)
+
+
+def _counted(*, since: datetime, now: datetime) -> ColumnElement[bool]:
+    # A reservation whose login never settled (a killed process) stops counting at its expiry.
+    return and_(
+        col(LoginAttempt.attempted_at) >= since,
+        or_(col(LoginAttempt.pending_until).is_(None), col(LoginAttempt.pending_until) > now),
+    )
+
+
 def failed_logins_since(
     session: Session,
     *,
     since: datetime,
+    now: datetime,
     user_id: int | None = None,
     email_hash: str | None = None,
 ) -> int:
-    """Failed logins since ``since``: of one user, at one hashed e-mail, or (neither) in all."""
-    query = select(func.count()).where(col(LoginAttempt.attempted_at) >= since)
+    """Failed and pending logins since ``since``: of one user, at one e-mail, or in all."""
+    query = select(func.count()).where(_counted(since=since, now=now))
     if user_id is not None:
         query = query.where(col(LoginAttempt.chat_user_id) == user_id)
     if email_hash is not None:
@@ -55,11 +103,13 @@ def failed_logins_since(
     return session.exec(query).one()
 
 
-def failed_logins_by_user_since(session: Session, *, since: datetime) -> dict[int | None, int]:
-    """Failed logins since ``since``, counted per chat user (``None``: not tied to a user)."""
+def failed_logins_by_user_since(
+    session: Session, *, since: datetime, now: datetime
+) -> dict[int | None, int]:
+    """Failed and pending logins since ``since`` per chat user (``None``: not tied to one)."""
     query = (
         select(LoginAttempt.chat_user_id, func.count())
-        .where(col(LoginAttempt.attempted_at) >= since)
+        .where(_counted(since=since, now=now))
         .group_by(col(LoginAttempt.chat_user_id))
     )
     return dict(session.exec(query).all())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime
 
-from sqlalchemy import func, update
+from sqlalchemy import and_, delete, func, or_, update
 from sqlmodel import Session, col, select
 
 from storage.models import Draft, DraftKind, DraftStep, Job
@@ -19,6 +19,7 @@ __all__ = [
     "draft_titles",
     "get_draft",
     "open_draft",
+    "prune_drafts",
     "release_submission",
     "save_draft",
     "unsettled_drafts",
@@ -119,6 +120,20 @@ def close_draft(session: Session, *, draft_id: str, step: DraftStep) -> None:
     if step not in CLOSED_STEPS:
         raise ValueError(f"{step} does not close a draft")
     session.exec(update(Draft).where(col(Draft.id) == draft_id).values(step=step))
+
+
+def prune_drafts(session: Session, *, closed_before: datetime, idle_before: datetime) -> int:
+    """Delete closed drafts made before ``closed_before`` and open ones left since
+    ``idle_before``; never a submitted one, which reconciliation still reads."""
+    result = session.exec(
+        delete(Draft).where(
+            or_(
+                and_(col(Draft.step).in_(CLOSED_STEPS), col(Draft.created_at) < closed_before),
+                and_(col(Draft.step).in_(OPEN_STEPS), col(Draft.created_at) < idle_before),
+            )
+        )
+    )
+    return result.rowcount
 
 
 def draft_titles(draft: Draft) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from decimal import Decimal
 
-from sqlalchemy import JSON, Column, Index, Numeric, String, Text, UniqueConstraint, text
+from sqlalchemy import JSON, Column, Index, Integer, Numeric, String, Text, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from bot.core.states import Awaiting, DraftKind, DraftStep, JobStatus
@@ -70,6 +70,8 @@ class ChatUser(SQLModel, table=True):
     awaiting: Awaiting | None = Field(default=None, sa_type=StrEnumType(Awaiting, 16))
     # Non-secret context of the awaited input, e.g. the e-mail while the password is awaited.
     awaiting_context: str | None = Field(default=None, sa_type=String(320))
+    # When the context was stored: housekeeping erases an e-mail left waiting too long.
+    awaiting_since: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
 
 
@@ -143,6 +145,10 @@ class Draft(SQLModel, table=True):
     refused_titles: list[list[str]] | None = Field(
         default=None, sa_column=Column(JSON, nullable=True)
     )
+    # Refused titles beyond those listed: only the first few are kept, shortened.
+    refused_more: int = Field(
+        default=0, sa_column=Column(Integer, nullable=False, server_default="0")
+    )
     tone: int | None = None
     size: int | None = None
     cost: Decimal | None = Field(default=None, sa_column=Column(Numeric(12, 2), nullable=True))
@@ -209,7 +215,7 @@ class ProcessedUpdate(SQLModel, table=True):
 
 
 class LoginAttempt(SQLModel, table=True):
-    """A failed login, for throttling per chat user, per target e-mail and for the whole bot."""
+    """A failed or pending login, for throttling per chat user, per target e-mail and bot-wide."""
 
     __tablename__ = "login_attempt"
 
@@ -220,6 +226,9 @@ class LoginAttempt(SQLModel, table=True):
     attempted_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(index=True))
     # The e-mail tried, as a keyed hash (HMAC-SHA256, hex): counted, never readable.
     email_hash: str | None = Field(default=None, sa_type=String(64), index=True)
+    # Set while the login call is under way: the attempt counts as a failure until then, so
+    # concurrent attempts cannot all pass one check. None once it failed.
+    pending_until: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
 
 
 class ArticleShare(SQLModel, table=True):

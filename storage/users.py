@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from sqlalchemy import update
+from datetime import datetime
+
+from sqlalchemy import or_, update
 from sqlmodel import Session, col, select
 
 from storage.inserts import insert_if_absent
 from storage.models import Awaiting, ChatUser
 
-__all__ = ["get_or_create_user", "get_user", "set_awaiting", "set_locale"]
+__all__ = [
+    "forget_awaited_passwords",
+    "get_or_create_user",
+    "get_user",
+    "set_awaiting",
+    "set_locale",
+]
 
 
 def get_or_create_user(
@@ -34,14 +42,34 @@ def get_user(session: Session, *, user_id: int) -> ChatUser | None:
 
 
 def set_awaiting(
-    session: Session, *, user_id: int, awaiting: Awaiting | None, context: str | None = None
+    session: Session,
+    *,
+    user_id: int,
+    awaiting: Awaiting | None,
+    context: str | None = None,
+    at: datetime | None = None,
 ) -> None:
-    """Remember what the user's next message answers (``None``: nothing) and its context."""
+    """Remember what the user's next message answers (``None``: nothing), its context, and
+    when that was asked."""
     session.exec(
         update(ChatUser)
         .where(col(ChatUser.id) == user_id)
-        .values(awaiting=awaiting, awaiting_context=context)
+        .values(awaiting=awaiting, awaiting_context=context, awaiting_since=at)
     )
+
+
+def forget_awaited_passwords(session: Session, *, before: datetime) -> int:
+    """Stop awaiting passwords asked for before ``before``, and erase the e-mail kept for
+    them; how many were forgotten."""
+    result = session.exec(
+        update(ChatUser)
+        .where(
+            col(ChatUser.awaiting) == Awaiting.PASSWORD,
+            or_(col(ChatUser.awaiting_since).is_(None), col(ChatUser.awaiting_since) < before),
+        )
+        .values(awaiting=None, awaiting_context=None, awaiting_since=None)
+    )
+    return result.rowcount
 
 
 def set_locale(session: Session, *, user_id: int, locale: str) -> None:

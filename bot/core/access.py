@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.core.clock import Clock
-from bot.core.events import Origin, UserKey
+from bot.core.events import Command, Event, Origin, UserKey
+from bot.core.inputs import split_credentials
 from bot.core.richtext import paragraph
-from bot.core.screens import Effect, Screen, Send
+from bot.core.screens import Delete, Effect, Screen, Send
 from bot.core.texts import LANGUAGES, texts_for
 
 __all__ = ["REFUSE_AGAIN_AFTER", "AllowLists", "Gate"]
@@ -22,6 +23,8 @@ __all__ = ["REFUSE_AGAIN_AFTER", "AllowLists", "Gate"]
 REFUSE_AGAIN_AFTER = timedelta(hours=1)
 # Refusals remembered at most; the oldest are forgotten first, so memory stays bounded.
 _REMEMBERED = 10_000
+# The commands that may carry an e-mail and a password in one message.
+_LOGIN_COMMANDS = frozenset({"giris"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,18 +63,32 @@ class Gate:
         self._default_language = default_language
         self._refused: OrderedDict[UserKey, datetime] = OrderedDict()
 
-    def refusal(self, origin: Origin) -> list[Effect] | None:
-        """None for an allowed user; else the refusal to show (nothing within the hour)."""
+    def admits(self, origin: Origin) -> bool:
+        """Whether the allow lists let this user (in this chat) use the bot."""
+        return self._lists.admits(origin)
+
+    def refusal(self, origin: Origin, event: Event | None = None) -> list[Effect] | None:
+        """None for an allowed user; else the refusal to show (nothing within the hour), and
+        the deletion of a login command carrying a password, every time."""
         if self._lists.admits(origin):
             return None
+        password = _password_message(event) if origin.deletes_messages else None
+        deletion: list[Effect] = [] if password is None else [Delete(password)]
         now = self._clock()
         told = self._refused.get(origin.user)
         if told is not None and now - told < REFUSE_AGAIN_AFTER:
-            return []
+            return deletion
         self._refused[origin.user] = now
         self._refused.move_to_end(origin.user)
         while len(self._refused) > _REMEMBERED:
             self._refused.popitem(last=False)
         hint = (origin.language_hint or "")[:2].lower()
         texts = texts_for(hint if hint in LANGUAGES else self._default_language)
-        return [Send(Screen((paragraph(texts.not_allowed),)))]
+        return [*deletion, Send(Screen((paragraph(texts.not_allowed),)))]
+
+
+def _password_message(event: Event | None) -> str | None:
+    """The id of the message, when it is a login command carrying a password."""
+    if not isinstance(event, Command) or event.name not in _LOGIN_COMMANDS:
+        return None
+    return event.message_id if split_credentials(event.args)[1] else None

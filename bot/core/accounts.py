@@ -33,15 +33,16 @@ REFRESH_TOKEN_LIFETIME = timedelta(days=30)
 class LoginLimits:
     """Failed logins allowed per window, kept below the upstream's per-IP block.
 
-    ``per_bot`` closes logins only for users who have failed already in the window: a user
-    with a clean record always gets a try, so a few users failing on purpose cannot lock
-    the others out.
+    A login under way counts as failed until its outcome is known, or for ``reservation``
+    at most (longer than any login call). ``per_email`` and ``per_bot`` hold for every
+    user, one with a clean record too: a workspace of fresh users is no way round them.
     """
 
     per_user: int = 5
     per_email: int = 10
     per_bot: int = 30
     window: timedelta = timedelta(minutes=15)
+    reservation: timedelta = timedelta(minutes=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,18 +91,18 @@ class Accounts:
     async def login(self, user_id: int, email: str, password: str) -> None:
         """Log in at the upstream and store the tokens (never the password)."""
         email_hash = self._cipher.fingerprint(email.strip().casefold())
-        await self._check_throttle(user_id, email_hash)
+        attempt = await self._reserve_attempt(user_id, email_hash)
         try:
             pair = await self._api.login(email, password)
         except (LoginRejected, LoginInvalid):
             self._operations.login_refused("failed")
-            now = self._clock()
-            await self._db.run(
-                lambda s: bookkeeping.record_failed_login(
-                    s, user_id=user_id, at=now, email_hash=email_hash
-                )
-            )
+            await self._settle(attempt, failed=True)
             raise
+        except BaseException:
+            # Not a refused password (the service down, a cancelled task): not a failure.
+            await self._settle(attempt, failed=False)
+            raise
+        await self._settle(attempt, failed=False)
         tokens = self._tokens(pair)
         # Failures are not forgiven by a success: they age out of the window instead.
         await self._db.run(
@@ -113,6 +114,11 @@ class Accounts:
                 tokens=tokens,
                 account=masked_email(email),
             )
+        )
+
+    async def _settle(self, attempt: int, *, failed: bool) -> None:
+        await asyncio.shield(
+            self._db.run(lambda s: bookkeeping.settle_login(s, attempt_id=attempt, failed=failed))
         )
 
     async def logout(self, user_id: int) -> bool:
@@ -146,24 +152,46 @@ class Accounts:
             token = await self._access_token(user_id, rejected=token)
             return await operation(token)
 
-    async def _check_throttle(self, user_id: int, email_hash: str) -> None:
+    async def _reserve_attempt(self, user_id: int, email_hash: str) -> int:
+        """Check the limits and count this attempt as failed, in one step; its reservation.
+
+        The check and the reservation share one transaction, serialised across replicas, so
+        concurrent logins cannot all pass one count. Nothing is held over the login call.
+        """
         limits = self._limits
-        since = self._clock() - limits.window
+        now = self._clock()
+        since = now - limits.window
 
-        def count(session: Session) -> tuple[dict[int | None, int], int]:
-            by_user = bookkeeping.failed_logins_by_user_since(session, since=since)
-            at_email = bookkeeping.failed_logins_since(session, since=since, email_hash=email_hash)
-            return by_user, at_email
+        def reserve(session: Session) -> tuple[int | None, int]:
+            bookkeeping.lock_logins(session)
+            by_user = bookkeeping.failed_logins_by_user_since(session, since=since, now=now)
+            at_email = bookkeeping.failed_logins_since(
+                session, since=since, now=now, email_hash=email_hash
+            )
+            # A user past their own limit counts only up to it towards the bot-wide limit.
+            everyone = sum(min(failures, limits.per_user) for failures in by_user.values())
+            mine = by_user.get(user_id, 0)
+            if (
+                mine >= limits.per_user
+                or at_email >= limits.per_email
+                or everyone >= limits.per_bot
+            ):
+                return None, everyone
+            attempt = bookkeeping.reserve_login(
+                session,
+                user_id=user_id,
+                at=now,
+                email_hash=email_hash,
+                until=now + limits.reservation,
+            )
+            return attempt, everyone
 
-        by_user, at_email = await self._db.run(count)
-        mine = by_user.get(user_id, 0)
-        # A user past their own limit counts only up to it towards the bot-wide limit.
-        everyone = sum(min(failures, limits.per_user) for failures in by_user.values())
-        guard_engaged = everyone >= limits.per_bot
-        await self._operations.login_guard(guard_engaged, everyone)
-        if mine >= limits.per_user or at_email >= limits.per_email or (mine and guard_engaged):
+        attempt, everyone = await self._db.run(reserve)
+        await self._operations.login_guard(everyone >= limits.per_bot, everyone)
+        if attempt is None:
             self._operations.login_refused("throttled")
             raise LoginThrottled
+        return attempt
 
     async def _load(self, user_id: int) -> StoredSession | None:
         return await self._db.run(

@@ -288,7 +288,19 @@ def split_into_screens(blocks: Sequence[Block], fits: Callable[[Screen], bool]) 
     return screens
 
 
+# Names Windows keeps for devices, whatever the suffix: ``con.md`` cannot be unpacked there.
+_RESERVED_STEMS = frozenset(
+    {"con", "prn", "aux", "nul"} | {f"{port}{n}" for port in ("com", "lpt") for n in range(1, 10)}
+)
+
+
+def _file_stem(title: str) -> str:
+    """The file name a title gives, without its suffix: a slug any system can create."""
+    name = slugify(title, max_length=80, replacements=[["'", ""], ["’", ""]]) or "makale"
+    return f"{name}-makale" if name in _RESERVED_STEMS else name
+
+
 def article_document(title: str, content: str) -> Document:
     """The whole article as a Markdown file named after its title."""
-    name = slugify(title, max_length=80, replacements=[["'", ""], ["’", ""]]) or "makale"
+    name = _file_stem(title)
     return Document(filename=f"{name}.md", content=content.encode(), caption=title)

@@ -117,13 +117,18 @@ class Conversations:
         await _answering(turn, type(event).__name__, _dispatch(turn, event))
         return turn
 
-    def refusal(self, origin: Origin) -> list[Effect] | None:
-        """None when the user may use the bot; else what to show them (nothing within the hour).
+    def refusal(self, origin: Origin, event: Event | None = None) -> list[Effect] | None:
+        """None when the user may use the bot; else what to show them (nothing within the hour)
+        and, where ``event`` carries a password, its deletion.
 
         Asked by the adapters before anything else, so a refused user costs no upstream call,
         no database row and no count toward any limit.
         """
-        return self.services.gate.refusal(origin)
+        return self.services.gate.refusal(origin, event)
+
+    def admits(self, origin: Origin) -> bool:
+        """Whether the user may use the bot; asks nothing but the allow lists."""
+        return self.services.gate.admits(origin)
 
     async def language(self, origin: Origin) -> str:
         """The language the user is answered in (for what an adapter shows by itself)."""

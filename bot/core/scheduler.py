@@ -1,4 +1,4 @@
-"""The scheduler's jobs: the delivery rounds, and hourly housekeeping."""
+"""The scheduler's jobs: the delivery rounds, and housekeeping every few minutes."""
 
 from __future__ import annotations
 
@@ -35,12 +35,12 @@ def schedule_polling(scheduler: AsyncIOScheduler, delivery: Delivery, interval: 
 
 
 def schedule_housekeeping(scheduler: AsyncIOScheduler, db: Database, clock: Clock) -> None:
-    """Prune old replay ids and failed logins every hour."""
+    """Prune what is no longer needed every few minutes (an awaited e-mail goes in ten)."""
     scheduler.add_job(
         prune,
         "interval",
         args=(db, clock),
-        hours=1,
+        minutes=2,
         id=HOUSEKEEPING_JOB_ID,
         replace_existing=True,
         max_instances=1,

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypeVar
@@ -24,6 +25,8 @@ from bot.core.texts import LANGUAGES, Texts
 __all__ = [
     "MAX_FILE_BYTES",
     "MAX_FILE_TITLES",
+    "MAX_REFUSED_SHOWN",
+    "REFUSED_TITLE_CHARS",
     "TITLE_FILE_SUFFIXES",
     "CheckedTitles",
     "FileProblem",
@@ -38,6 +41,9 @@ __all__ = [
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_FILE_TITLES = 100
+# A file's refused titles are echoed on every screen of its order: a few, cut short.
+MAX_REFUSED_SHOWN = 10
+REFUSED_TITLE_CHARS = 60
 TITLE_FILE_SUFFIXES = (".txt", ".csv")
 _HEADINGS = {
     "title": ("baslik", "title"),
@@ -47,6 +53,8 @@ _HEADINGS = {
 # Excel on a Turkish Windows saves CSV in this code page unless told otherwise.
 _ENCODINGS = ("utf-8-sig", "cp1254")
 _Choice = TypeVar("_Choice", Tone, Size)
+# A line of a .txt: what str.splitlines would give, empty lines skipped.
+_LINE = re.compile(r"[^\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")
 
 
 class FileProblem(StrEnum):
@@ -99,12 +107,18 @@ def read_titles(filename: str, content: bytes | None, size: int) -> list[TitleRo
         raise TitleFileRefused(FileProblem.UNREADABLE)
     text = _decoded(content)
     csv_file = filename.lower().endswith(".csv")
-    rows = _csv_rows(text) if csv_file else [TitleRow(line) for line in text.splitlines()]
-    titles = [row for row in (_cleaned(row) for row in rows) if row.title]
+    rows = _csv_rows(text) if csv_file else (TitleRow(m[0]) for m in _LINE.finditer(text))
+    titles: list[TitleRow] = []
+    # Read lazily: a file is refused at its first title past the limit, not after the last.
+    for row in rows:
+        cleaned = _cleaned(row)
+        if not cleaned.title:
+            continue
+        if len(titles) == MAX_FILE_TITLES:
+            raise TitleFileRefused(FileProblem.TOO_MANY, MAX_FILE_TITLES + 1)
+        titles.append(cleaned)
     if not titles:
         raise TitleFileRefused(FileProblem.EMPTY)
-    if len(titles) > MAX_FILE_TITLES:
-        raise TitleFileRefused(FileProblem.TOO_MANY, len(titles))
     return titles
 
 
@@ -120,26 +134,30 @@ def _decoded(content: bytes) -> str:
     raise TitleFileRefused(FileProblem.UNREADABLE)
 
 
-def _csv_rows(text: str) -> list[TitleRow]:
+def _csv_rows(text: str) -> Iterator[TitleRow]:
     try:
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
+    table = (row for row in csv.reader(io.StringIO(text), dialect) if any(row))
     try:
-        table = [row for row in csv.reader(io.StringIO(text), dialect) if any(row)]
+        header = next(table, None)
+        if header is None:
+            return
+        columns = _columns(header)
+        if columns is None:
+            yield TitleRow(header[0])
+            yield from (TitleRow(row[0]) for row in table)
+            return
+        title, tone, size = columns
+        for row in table:
+            yield TitleRow(_cell(row, title), _cell(row, tone), _cell(row, size))
     except csv.Error as err:
         raise TitleFileRefused(FileProblem.UNREADABLE) from err
-    if not table:
-        return []
-    columns = _columns(table[0])
-    if columns is None:
-        return [TitleRow(row[0]) for row in table]
-    title, tone, size = columns
 
-    def cell(row: list[str], index: int | None) -> str:
-        return row[index] if index is not None and index < len(row) else ""
 
-    return [TitleRow(cell(row, title), cell(row, tone), cell(row, size)) for row in table[1:]]
+def _cell(row: list[str], index: int | None) -> str:
+    return row[index] if index is not None and index < len(row) else ""
 
 
 def _columns(header: list[str]) -> tuple[int, int | None, int | None] | None:
@@ -157,14 +175,26 @@ def _cleaned(row: TitleRow) -> TitleRow:
     return TitleRow(one_line(row.title), one_line(row.tone), one_line(row.size))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CheckedTitles:
     """The titles taken, each with its row's own [tone id, size id] (None where the buttons
-    choose), and the [title, problem] of each row left out."""
+    choose), the [title, problem] of the first rows left out (titles shortened), and how
+    many more were left out."""
 
     titles: list[str] = field(default_factory=list)
     choices: list[list[int | None]] = field(default_factory=list)
     refused: list[list[str]] = field(default_factory=list)
+    refused_more: int = 0
+
+    def refuse(self, title: str, problem: RowProblem) -> None:
+        """Leave a row out; only the first few are kept to show, each cut short."""
+        if len(self.refused) == MAX_REFUSED_SHOWN:
+            self.refused_more += 1
+            return
+        short = (
+            title if len(title) <= REFUSED_TITLE_CHARS else f"{title[: REFUSED_TITLE_CHARS - 1]}…"
+        )
+        self.refused.append([short, problem.value])
 
 
 def check_rows(
@@ -178,7 +208,7 @@ def check_rows(
         size = _named(row.size, sizes, Texts.size_name)
         problem = _problem(row, seen, tone, size)
         if problem is not None:
-            checked.refused.append([row.title, problem.value])
+            checked.refuse(row.title, problem)
             continue
         seen.add(turkish.fold(row.title))
         checked.titles.append(row.title)

@@ -143,9 +143,10 @@ class Turn:
         """Remember what the user's next message answers (or that it answers nothing)."""
         self.user.awaiting = awaiting
         self.user.awaiting_context = context
+        now = self.services.clock()
         await self.store(
             lambda s: users.set_awaiting(
-                s, user_id=self.user_id, awaiting=awaiting, context=context
+                s, user_id=self.user_id, awaiting=awaiting, context=context, at=now
             )
         )
 

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from slack_bolt.context.async_context import AsyncBoltContext
 
 from bot.core.conversation import Conversations
 from bot.core.events import Event, Origin
 from bot.core.ports import ChatPresenter
+from bot.core.presenter import Presenter
 from bot.core.richtext import paragraph
 from bot.core.screens import Screen
 from bot.core.texts import Texts, texts_for
 from bot.slack.home import HomeTab
+from bot.slack.inflight import InFlight
 from bot.slack.installations import Installations
 from bot.slack.messenger import SlackMessenger
 from bot.slack.texts import SlackTexts, slack_texts
@@ -33,6 +35,19 @@ class SlackDeps:
     home: HomeTab
     # Where one deployment serves many workspaces: their installations.
     installations: Installations | None = None
+    in_flight: InFlight = field(default_factory=InFlight)
+
+    async def answer(self, origin: Origin, event: Event, presenter: Presenter) -> None:
+        """Let the core answer, unless the user has too many requests under way (told once)."""
+        if not self.in_flight.take(origin.user):
+            if self.in_flight.first_refusal(origin.user):
+                texts, _ = await self.speaking_to(origin)
+                await presenter.send(Screen((paragraph(texts.too_fast),)))
+            return
+        try:
+            await self.conversations.answer(origin, event, presenter)
+        finally:
+            self.in_flight.release(origin.user)
 
     @property
     def texts(self) -> Texts:
@@ -43,7 +58,7 @@ class SlackDeps:
         """Let the core answer with messages in the origin's chat (a DM): no response URL, so
         notices, which would be toasts, are posted too."""
         presenter = ChatPresenter(self.messenger, origin.chat)
-        await self.conversations.answer(origin, event, presenter)
+        await self.answer(origin, event, presenter)
         for notice in presenter.notices:
             await self.messenger.send(origin.chat, Screen((paragraph(notice.text),)))
 

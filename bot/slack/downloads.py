@@ -5,20 +5,24 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.events import Upload
+from bot.downloads import download_capped
 
-__all__ = ["shared_file"]
+__all__ = ["download_allowed", "shared_file"]
 
-_TIMEOUT = httpx.Timeout(10.0)
+_SLACK_FILES = "files.slack.com"
+_LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
 
 
-def _ours(url: str, client: AsyncWebClient) -> bool:
-    """Whether the bot token may go to this URL: Slack's own hosts, or the API's (a test's)."""
-    host = urlsplit(url).hostname or ""
-    return host.endswith(".slack.com") or host == urlsplit(client.base_url).hostname
+def download_allowed(url: str, api_url: str) -> bool:
+    """Whether the bot token may go to this URL: Slack's file host over HTTPS, or the
+    API's own host when that is loopback (a test's fake)."""
+    parts, api = urlsplit(url), urlsplit(api_url)
+    if parts.scheme == "https" and parts.hostname == _SLACK_FILES:
+        return True
+    return api.hostname in _LOOPBACK and (parts.scheme, parts.netloc) == (api.scheme, api.netloc)
 
 
 async def shared_file(
@@ -27,11 +31,12 @@ async def shared_file(
     """The shared file as an upload; not fetched when larger than ``limit`` bytes."""
     name, size = str(file.get("name") or ""), int(file.get("size") or 0)
     url = str(file.get("url_private_download") or "")
-    if size > limit or not url or not _ours(url, client):
+    if size > limit or not url or not download_allowed(url, client.base_url):
         return Upload(name, None if size > limit else b"", size, message_id)
-    async with httpx.AsyncClient(timeout=_TIMEOUT, follow_redirects=False) as http:
-        answer = await http.get(url, headers={"Authorization": f"Bearer {client.token}"})
+    fetched = await download_capped(
+        url, limit=limit, headers={"Authorization": f"Bearer {client.token}"}
+    )
     # Slack answers a refused token with its sign-in page, not an error status.
-    if answer.status_code != 200 or answer.headers.get("content-type", "").startswith("text/html"):
+    if fetched.status != 200 or fetched.content_type.startswith("text/html"):
         return Upload(name, b"", size, message_id)
-    return Upload(name, answer.content[: limit + 1], size, message_id)
+    return Upload(name, fetched.content, size, message_id)

@@ -22,6 +22,7 @@ from bot.slack.application import build_app
 from bot.slack.ids import PLATFORM
 from bot.slack.install import INSTALL_PATH, REDIRECT_PATH, ManyWorkspaces
 from bot.slack.installations import Installations
+from bot.slack.intake import guarded
 
 __all__ = ["EVENTS_PATH", "SlackRuntime", "events_route", "running_slack"]
 
@@ -56,23 +57,24 @@ class SlackRuntime:
         log.info("Slack app takes its requests over Socket Mode")
 
 
-def events_route(app: AsyncApp) -> Route:
-    """``POST /slack/events``: commands, interactions and events, signature-checked by Bolt."""
-    return _routes(app)[0]
+def events_route(app: AsyncApp, signing_secret: str) -> Route:
+    """``POST /slack/events``: commands, interactions and events, capped and signature-checked
+    before Bolt reads them."""
+    return _routes(app, signing_secret)[0]
 
 
-def _routes(app: AsyncApp) -> list[Route]:
-    """The events route, and with an install flow its two pages (``GET``)."""
+def _routes(app: AsyncApp, signing_secret: str) -> list[Route]:
+    """The events route, and with an install flow its two pages (``GET``, nothing to sign)."""
     handler = AsyncSlackRequestHandler(app)
 
     async def receive(request: Request) -> Response:
         try:
             return await handler.handle(request)
-        except ValueError:
-            # Bolt parses before it checks the signature: junk from anyone must not make a 500.
+        except (ValueError, RecursionError):
+            # Signed, yet malformed (JSON nested too deep for the parser too): never a 500.
             return Response(status_code=400)
 
-    routes = [Route(EVENTS_PATH, receive, methods=["POST"])]
+    routes = [Route(EVENTS_PATH, guarded(receive, signing_secret), methods=["POST"])]
     if app.oauth_flow is not None:
         routes += [Route(INSTALL_PATH, receive, methods=["GET"])]
         routes += [Route(REDIRECT_PATH, receive, methods=["GET"])]
@@ -122,9 +124,10 @@ async def running_slack(
         # Socket Mode is signed by its connection; HTTP requests must carry Slack's signature.
         settings.require("slack_signing_secret")
     secret = settings.slack_signing_secret
+    signing_secret = secret.get_secret_value() if secret else ""
     app, messenger, home = build_app(
         token=bot_token.get_secret_value() if bot_token else None,
-        signing_secret=secret.get_secret_value() if secret else "",
+        signing_secret=signing_secret,
         api_url=settings.slack_api_url,
         conversations=conversations,
         language=settings.bot_language,
@@ -135,7 +138,7 @@ async def running_slack(
     socket_mode = (
         None if app_token is None else AsyncSocketModeHandler(app, app_token.get_secret_value())
     )
-    routes = _routes(app) if socket_mode is None else []
+    routes = _routes(app, signing_secret) if socket_mode is None else []
     messengers[PLATFORM] = messenger
     try:
         yield SlackRuntime(app, routes, socket_mode)

@@ -72,9 +72,10 @@ async def post_notices(update: Update, context: BotContext, notices: list[Notice
 async def tell_too_fast(
     update: Update, conversations: Conversations, messenger: TelegramMessenger
 ) -> None:
-    """Tell a user that some of their updates were dropped for coming too fast."""
+    """Tell a user that some of their updates were dropped for coming too fast; a stranger
+    is told nothing (the refusal says enough) and leaves no row behind."""
     origin = origin_of(update)
-    if origin is None:
+    if origin is None or not conversations.admits(origin):
         return
     texts = texts_for(await conversations.language(origin))
     try:

@@ -28,6 +28,7 @@ from tests.e2e.fake_slack.server import APP_TOKEN
 from tests.e2e.fake_slack.team import FakeTeam
 from tests.schema import migrated_sqlite
 
+METRICS_TOKEN = "metrics-token-for-tests"
 TOKEN = "xoxb-1-fake-bot-token-for-tests"
 SECRET = "fake-slack-signing-secret"
 ALICE, BOB = "U1", "U2"
@@ -310,6 +311,7 @@ async def slack_rig(
             "slack_api_url": slack.api_url,
             "poll_interval_seconds": 0.2,
             "port": free_port(),
+            "metrics_token": METRICS_TOKEN,
         }
         if socket_mode:
             options["slack_app_token"] = APP_TOKEN

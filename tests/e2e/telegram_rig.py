@@ -18,6 +18,7 @@ from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.fake_telegram.records import StoredMessage
 from tests.schema import migrated_sqlite
 
+METRICS_TOKEN = "metrics-token-for-tests"
 TOKEN = "123456789:AAEfakeTokenForTestsOnly_abcdefghijk"
 ALICE = 1001
 BOB = 1002
@@ -129,6 +130,7 @@ async def telegram_rig(
             "telegram_api_url": telegram.url,
             "poll_interval_seconds": 0.2,
             "port": port,
+            "metrics_token": METRICS_TOKEN,
         }
         if webhook:
             options["telegram_webhook_url"] = WEBHOOK_URL

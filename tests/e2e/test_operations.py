@@ -24,8 +24,10 @@ GROUP = -100777
 
 
 async def _get(rig: Rig | SlackRig, path: str) -> httpx.Response:
+    token = rig.settings.metrics_token
+    bearer = {"Authorization": f"Bearer {token.get_secret_value()}"} if token else {}
     async with httpx.AsyncClient(timeout=10) as client:
-        return await client.get(f"http://127.0.0.1:{rig.settings.port}{path}")
+        return await client.get(f"http://127.0.0.1:{rig.settings.port}{path}", headers=bearer)
 
 
 def _samples(exposition: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:

@@ -413,13 +413,18 @@ async def test_junk_from_anyone_is_refused_without_a_traceback(rig: SlackRig) ->
         (b"\xff\xfe", "application/x-www-form-urlencoded"),
     ]
     async with httpx.AsyncClient() as client:
-        answers = [
-            await client.post(
-                f"{rig.base_url}/slack/events", content=body, headers={"Content-Type": kind}
-            )
-            for body, kind in junk
+
+        async def post(body: bytes, headers: dict[str, str]) -> int:
+            url = f"{rig.base_url}/slack/events"
+            return (await client.post(url, content=body, headers=headers)).status_code
+
+        signed = [
+            await post(body, {"Content-Type": kind, **rig.slack.sign(body)}) for body, kind in junk
         ]
-    assert [answer.status_code for answer in answers] == [400, 400, 400]
+        unsigned = [await post(body, {"Content-Type": kind}) for body, kind in junk]
+    # Signed junk cannot be parsed; unsigned junk is not even read.
+    assert signed == [400, 400, 400]
+    assert unsigned == [401, 401, 401]
 
 
 async def test_spending_shows_the_charged_order_and_the_balance(rig: SlackRig) -> None:

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from sqlmodel import select
+from sqlmodel import Session, select
 
+from bot.core.accounts import Accounts
+from bot.core.errors import LoginThrottled
 from bot.core.events import Press
+from bot.core.housekeeping import prune
 from bot.core.screens import Delete, Effect, Send
-from bot.sandbox import LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
-from storage import LoginAttempt
+from bot.sandbox import DEMO_EMAIL, LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
+from storage import ChatUser, Database, LoginAttempt, TokenCipher, bookkeeping, users
 from tests.dialog_harness import Chat, Harness, harness, texts
+from tests.fakes import delivery_rig
 
 THROTTLED = "Çok fazla"
 
@@ -53,18 +59,54 @@ async def test_failures_are_counted_per_target_email_across_chat_users(h: Harnes
     assert login_calls(h) == calls + 1
 
 
-async def test_a_few_users_failing_on_purpose_do_not_lock_out_the_rest(h: Harness) -> None:
+async def test_the_bot_wide_limit_holds_for_a_user_with_a_clean_record(h: Harness) -> None:
     for number in range(6):
         chat = h.chat(f"throwaway-{number}")
         for _ in range(5):
             await guess(chat, f"throwaway-{number}@example.com")
-
-    await h.chat("newcomer").login()
-    unlucky = h.chat("typo")
-    assert THROTTLED not in await guess(unlucky, "typo@example.com")
     calls = login_calls(h)
-    assert THROTTLED in await guess(unlucky, "typo@example.com")
+
+    # A workspace of fresh users is no way round the guard of the bot's address.
+    assert THROTTLED in await guess(h.chat("newcomer"), "newcomer@example.com")
+    assert THROTTLED in texts(await h.chat("other").say("/giris demo@example.com Demo12345"))
     assert login_calls(h) == calls
+
+
+async def test_concurrent_logins_for_one_email_reach_the_service_ten_times_at_most(
+    h: Harness,
+) -> None:
+    assert h.sandbox is not None
+    h.sandbox.state.faults.latency = 0.3
+    chats = [h.chat(f"colleague-{number}") for number in range(40)]
+
+    answers = await asyncio.gather(*(guess(chat, "demo@example.com") for chat in chats))
+
+    assert login_calls(h) == 10
+    assert sum(THROTTLED in answer for answer in answers) == 30
+
+
+async def test_a_login_that_never_settled_stops_counting_after_its_reservation(
+    h: Harness,
+) -> None:
+    db = h.bot.conversations.services.db
+    chat = h.chat("crashed")
+    await chat.say("/yardim")
+    user = db.run_sync(
+        lambda s: s.exec(select(ChatUser).where(ChatUser.external_id == "crashed")).one()
+    )
+    assert user.id is not None
+    user_id, now = user.id, h.clock()
+
+    # What a process killed in the middle of five login calls leaves behind.
+    def reserve(session: Session) -> None:
+        for _ in range(5):
+            until = now + timedelta(seconds=2)
+            bookkeeping.reserve_login(session, user_id=user_id, at=now, email_hash="x", until=until)
+
+    db.run_sync(reserve)
+    assert THROTTLED in await guess(chat)
+    h.advance(3)
+    await chat.login()
 
 
 async def test_a_user_over_their_own_limit_adds_nothing_to_the_bot_wide_count(
@@ -186,3 +228,66 @@ async def test_a_press_on_another_users_switch_button_changes_nothing(h: Harness
     effects = await other.send(Press(button.data, message_id))
 
     assert "size ait değil" in texts(effects)
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_concurrent_logins_through_two_replicas_on_postgresql_reach_the_service_ten_times(
+    database_url: str, cipher: TokenCipher
+) -> None:
+    replica_a, replica_b = Database.connect(database_url), Database.connect(database_url)
+    replica_a.migrate()
+    try:
+        async with delivery_rig(replica_a) as rig:
+            replicas = [
+                Accounts(db=db, api=rig.api, cipher=cipher, clock=rig.clock)
+                for db in (replica_a, replica_b)
+            ]
+
+            def colleagues(session: Session) -> list[int]:
+                made = [
+                    users.get_or_create_user(
+                        session, platform="slack", workspace="T1", external_id=f"U{number}"
+                    )
+                    for number in range(40)
+                ]
+                return [user.id for user in made if user.id is not None]
+
+            user_ids = await replica_a.run(colleagues)
+            before = sum(path.endswith("/auth/login") for _, path in rig.sandbox.state.request_log)
+            rig.sandbox.state.faults.latency = 0.3
+
+            outcomes = await asyncio.gather(
+                *(
+                    replicas[number % 2].login(user_id, DEMO_EMAIL, f"Wrong{number:04}")
+                    for number, user_id in enumerate(user_ids)
+                ),
+                return_exceptions=True,
+            )
+
+            calls = sum(path.endswith("/auth/login") for _, path in rig.sandbox.state.request_log)
+            assert calls - before == 10
+            assert sum(isinstance(outcome, LoginThrottled) for outcome in outcomes) == 30
+    finally:
+        replica_a.dispose()
+        replica_b.dispose()
+
+
+async def test_an_email_left_waiting_for_its_password_is_erased_by_housekeeping(
+    h: Harness,
+) -> None:
+    db = h.bot.conversations.services.db
+    chat = h.chat("forgetful")
+    await chat.say("/giris")
+    await chat.say("unutkan@example.com")
+
+    def waiting(session: Session) -> str | None:
+        user = session.exec(select(ChatUser).where(ChatUser.external_id == "forgetful")).one()
+        return user.awaiting_context
+
+    assert db.run_sync(waiting) == "unutkan@example.com"
+    await prune(db, h.clock)
+    assert db.run_sync(waiting) == "unutkan@example.com", "kept while the password may come"
+    h.advance(11 * 60)
+    await prune(db, h.clock)
+    assert db.run_sync(waiting) is None

@@ -83,7 +83,7 @@ def test_failed_logins_are_counted_per_user_and_for_the_bot(
     def count(user: int | None) -> int:
         return database.run_sync(
             lambda session: bookkeeping.failed_logins_since(
-                session, since=NOW - timedelta(minutes=15), user_id=user
+                session, since=NOW - timedelta(minutes=15), now=NOW, user_id=user
             )
         )
 
@@ -91,10 +91,12 @@ def test_failed_logins_are_counted_per_user_and_for_the_bot(
     assert count(user_id) == 2
     assert count(None) == 4
     at_a = database.run_sync(
-        lambda session: bookkeeping.failed_logins_since(session, since=since, email_hash="a")
+        lambda session: bookkeeping.failed_logins_since(
+            session, since=since, now=NOW, email_hash="a"
+        )
     )
     assert at_a == 2
     by_user = database.run_sync(
-        lambda session: bookkeeping.failed_logins_by_user_since(session, since=since)
+        lambda session: bookkeeping.failed_logins_by_user_since(session, since=since, now=NOW)
     )
     assert by_user == {user_id: 2, other.id: 1, None: 1}

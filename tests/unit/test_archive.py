@@ -43,3 +43,21 @@ def test_a_title_that_reads_like_a_numbered_repeat_keeps_its_own_file() -> None:
     assert sorted(archive.read(name) for name in names if name.endswith(".md")) == sorted(
         text.encode() for _, text in articles
     )
+
+
+def test_a_title_that_windows_keeps_for_a_device_gets_a_name_windows_can_create() -> None:
+    titles = ["con!!!!!!!!!!", "NUL", "Com1", "lpt9", "aux", "prn", "Console"]
+    articles = [(title, "Metin.") for title in titles]
+
+    names = zipfile.ZipFile(io.BytesIO(articles_zip(articles, MADE))).namelist()
+
+    stems = [name.removesuffix(".md") for name in names if name.endswith(".md")]
+    assert stems == [
+        "con-makale",
+        "nul-makale",
+        "com1-makale",
+        "lpt9-makale",
+        "aux-makale",
+        "prn-makale",
+        "console",
+    ]

@@ -54,3 +54,14 @@ def test_files_that_cannot_be_taken_are_refused_whole() -> None:
     assert refusal("a.txt", b"\n \n") is FileProblem.EMPTY
     many = "\n".join(f"Başlık numarası {n}" for n in range(101)).encode()
     assert refusal("a.txt", many) is FileProblem.TOO_MANY
+
+
+@pytest.mark.parametrize("name", ["a.txt", "a.csv"])
+def test_a_file_is_refused_at_its_101st_title_without_reading_the_rest(name: str) -> None:
+    many = "\n".join(f"Başlık numarası {n}" for n in range(20_000)).encode()
+
+    with pytest.raises(TitleFileRefused) as refused:
+        read_titles(name, many, len(many))
+
+    assert refused.value.problem is FileProblem.TOO_MANY
+    assert refused.value.count == 101, "counted no further than the first title past the limit"

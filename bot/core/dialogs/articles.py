@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import math
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -312,7 +313,8 @@ async def archive_pressed(turn: Turn, action: ExportArticles, press: Press) -> N
     if not readable:
         turn.say(texts.zip_nothing)
         return
-    archive = articles_zip(readable, now)
+    # Rendering a hundred articles takes seconds: off the event loop, so other chats go on.
+    archive = await asyncio.to_thread(articles_zip, readable, now)
     if len(archive) > MAX_ARCHIVE_BYTES:
         turn.say(texts.zip_too_large)
         return

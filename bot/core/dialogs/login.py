@@ -8,7 +8,7 @@ from bot.core.actions import SwitchAccount
 from bot.core.errors import LoginThrottled
 from bot.core.events import Command, LoginForm, Press, Text
 from bot.core.forms import looks_like_email
-from bot.core.inputs import one_line, printable
+from bot.core.inputs import one_line, printable, split_credentials
 from bot.core.screens import Button, Screen
 from bot.core.states import Awaiting, JobStatus
 from bot.core.turn import Turn, text_screen
@@ -20,18 +20,9 @@ __all__ = [
     "login_submitted",
     "one_sentence",
     "password_entered",
-    "split_credentials",
     "start_login",
     "switch_chosen",
 ]
-
-
-def split_credentials(text: str) -> tuple[str, str]:
-    """The e-mail and the password of one message, separated by any whitespace."""
-    parts = text.split(maxsplit=1)
-    email = parts[0] if parts else ""
-    password = parts[1].strip() if len(parts) > 1 else ""
-    return email, password
 
 
 async def start_login(turn: Turn, command: Command) -> None:

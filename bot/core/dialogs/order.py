@@ -6,6 +6,7 @@ the one place that charges (READY -> SUBMITTED, once). See order.mmd beside this
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Sequence
 from decimal import Decimal
@@ -270,7 +271,8 @@ async def file_sent(turn: Turn, upload: Upload) -> None:
     """Take the titles of a file: for the ``/toplu`` awaiting them, else as a new bulk order."""
     await turn.services.accounts.require(turn.user_id)
     try:
-        rows = read_titles(upload.filename, upload.content, upload.size)
+        # Off the event loop: a megabyte of lines would hold up every other chat meanwhile.
+        rows = await asyncio.to_thread(read_titles, upload.filename, upload.content, upload.size)
     except TitleFileRefused as refused:
         # Whatever was awaited still is: the user may send a better file.
         turn.say(refusal_text(turn.texts, refused))
@@ -282,7 +284,7 @@ async def file_sent(turn: Turn, upload: Upload) -> None:
     if draft is None:
         return
     draft.titles, draft.title_choices = checked.titles, checked.choices
-    draft.refused_titles = checked.refused
+    draft.refused_titles, draft.refused_more = checked.refused, checked.refused_more
     if not checked.titles:
         await turn.expect(Awaiting.BULK_TITLES, context=draft.id)
         turn.say(*_refused_block(turn.texts, draft), turn.texts.file_no_titles)
@@ -404,8 +406,11 @@ def _refused_block(texts: Texts, draft: Draft) -> tuple[Block, ...]:
         (Span(f"{title} — {problem_text(texts, RowProblem(problem))}"),)
         for title, problem in refused
     )
-    heading = texts.file_refused_titles.format(count=len(refused))
-    return (paragraph(bold(f"{heading}:")), BulletList(reasons))
+    heading = texts.file_refused_titles.format(count=len(refused) + draft.refused_more)
+    blocks: tuple[Block, ...] = (paragraph(bold(f"{heading}:")), BulletList(reasons))
+    if draft.refused_more:
+        blocks += (paragraph(texts.file_refused_more.format(count=draft.refused_more)),)
+    return blocks
 
 
 def _title_count(draft: Draft) -> int:

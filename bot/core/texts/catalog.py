@@ -99,6 +99,7 @@ class Texts:
     file_no_titles: str
     file_too_many: str
     file_refused_titles: str
+    file_refused_more: str
     file_title_short: str
     file_title_long: str
     file_title_duplicate: str

@@ -49,7 +49,7 @@ async def press(
     pressed = message_id(channel, str(ts)) if ts else None
     origin = interaction_origin(body, channel)
     replies = Replies(respond, deps.messenger, origin.chat, pressed=pressed)
-    await deps.conversations.answer(origin, Press(data, pressed), replies)
+    await deps.answer(origin, Press(data, pressed), replies)
     _refresh_after(deps, origin.chat, data)
 
 

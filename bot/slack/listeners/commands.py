@@ -43,7 +43,7 @@ def _modal_origin(command: dict[str, Any]) -> ModalOrigin:
 
 
 async def _answer(deps: SlackDeps, where: Origin, respond: AsyncRespond, event: Command) -> None:
-    await deps.conversations.answer(where, event, Replies(respond, deps.messenger, where.chat))
+    await deps.answer(where, event, Replies(respond, deps.messenger, where.chat))
 
 
 async def run_command(

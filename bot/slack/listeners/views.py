@@ -47,7 +47,7 @@ async def _answer(
         asker = interaction_origin(body, where.channel_id)
         respond = AsyncRespond(response_url=where.response_url)
         replies = Replies(respond, deps.messenger, asker.chat)
-        await deps.conversations.answer(asker, event, replies)
+        await deps.answer(asker, event, replies)
     if isinstance(event, LoginForm):
         deps.home.refresh(asker.chat)
 

@@ -2,27 +2,41 @@
 
 from __future__ import annotations
 
+import logging
+
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop, TypeHandler
 
-from bot.core.ports import ChatPresenter
+from bot.core.ports import ChatPresenter, MessengerError
 from bot.core.presenter import present
 from bot.telegram.context import BotContext, TelegramApp
-from bot.telegram.updates import origin_of
+from bot.telegram.updates import command_of, origin_of
 
 __all__ = ["refuse_strangers", "register"]
 
+log = logging.getLogger(__name__)
+
 
 async def refuse_strangers(update: Update, context: BotContext) -> None:
-    """Stop an update of a user (or group) outside the allow lists, refusing at most hourly."""
+    """Stop an update of a user (or group) outside the allow lists, refusing at most hourly;
+    a login command carrying a password is deleted all the same."""
     origin = origin_of(update)
-    refusal = None if origin is None else context.conversations.refusal(origin)
+    message = update.effective_message
+    typed = message.text or "" if message is not None else ""
+    command = command_of(message, context.bot.username) if message and typed[:1] == "/" else None
+    refusal = None if origin is None else context.conversations.refusal(origin, command)
     if origin is None or refusal is None:
         return
     if update.callback_query is not None:
         # The client spins until a press is answered.
         await update.callback_query.answer()
-    await present(ChatPresenter(context.messenger, origin.chat), refusal)
+    presenter = ChatPresenter(context.messenger, origin.chat)
+    for effect in refusal:
+        try:
+            await present(presenter, [effect])
+        except MessengerError as err:
+            # E.g. a group where the bot is no admin: the refusal still goes out.
+            log.warning("could not refuse chat %s fully: %s", origin.chat.chat_id, err)
     raise ApplicationHandlerStop
 
 

@@ -7,6 +7,7 @@ from telegram.ext import MessageHandler, filters
 
 from bot.core.events import Text, Unsupported, Upload
 from bot.core.title_files import MAX_FILE_BYTES
+from bot.downloads import download_capped
 from bot.telegram.context import BotContext, TelegramApp
 from bot.telegram.updates import answer, post_notices
 
@@ -28,13 +29,24 @@ async def document(update: Update, context: BotContext) -> None:
     if message is None or message.document is None:
         return
     sent = message.document
+    # Telegram's size is optional: without it, the download stops at the limit instead.
     size = sent.file_size or 0
     content = None
     if size <= MAX_FILE_BYTES:
         fetched = await context.bot.get_file(sent.file_id)
-        content = bytes(await fetched.download_as_bytearray())
+        size = size or fetched.file_size or 0
+        if size <= MAX_FILE_BYTES:
+            content = await _fetched(fetched.file_path)
     event = Upload(sent.file_name or "", content, size, str(message.message_id))
     await post_notices(update, context, await answer(update, context, event))
+
+
+async def _fetched(url: str | None) -> bytes | None:
+    """The file's bytes; None past the limit, nothing when Telegram would not hand it over."""
+    if not url:
+        return b""
+    download = await download_capped(url, limit=MAX_FILE_BYTES)
+    return download.content if download.status == 200 else b""
 
 
 async def unsupported(update: Update, context: BotContext) -> None:

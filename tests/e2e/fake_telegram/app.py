@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
 from http import HTTPStatus
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from tests.e2e.fake_telegram.forms import read_request
 from tests.e2e.fake_telegram.limits import COUNTED_METHODS
 from tests.e2e.fake_telegram.methods import METHODS
 from tests.e2e.fake_telegram.params import Params
-from tests.e2e.fake_telegram.records import JSON, Call
+from tests.e2e.fake_telegram.records import JSON, Call, StoredFile
 from tests.e2e.fake_telegram.replies import ApiError, Described
 from tests.e2e.fake_telegram.state import BotState
 
@@ -45,7 +46,9 @@ def build_app(state: BotState) -> Starlette:
         if request.path_params["token"] == state.token:
             for file in state.files.values():
                 if file.file_path == path:
-                    return Response(file.content, media_type=file.mime_type)
+                    length = {"content-length": str(len(file.content))}
+                    chunks = _chunks_of(state, file)
+                    return StreamingResponse(chunks, headers=length, media_type=file.mime_type)
         not_found = ApiError(HTTPStatus.NOT_FOUND)
         return JSONResponse(not_found.answer(), not_found.status)
 
@@ -55,6 +58,19 @@ def build_app(state: BotState) -> Starlette:
             Route("/file/bot{token}/{path:path}", file_download, methods=["GET"]),
         ]
     )
+
+
+_CHUNK = 64 * 1024
+
+
+async def _chunks_of(state: BotState, file: StoredFile) -> AsyncIterator[bytes]:
+    """The file in pieces, counted as they go, so a test sees where a reader stopped."""
+    for start in range(0, len(file.content), _CHUNK):
+        piece = file.content[start : start + _CHUNK]
+        state.served[file.file_path] = state.served.get(file.file_path, 0) + len(piece)
+        yield piece
+        # A turn for the server to notice a reader that hung up, and stop the stream.
+        await asyncio.sleep(0)
 
 
 async def _run(state: BotState, token: str, call: Call) -> Any:

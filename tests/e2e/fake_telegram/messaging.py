@@ -141,7 +141,7 @@ async def get_file(state: BotState, params: Params) -> JSON:
     return {
         "file_id": file.file_id,
         "file_unique_id": file.file_unique_id,
-        "file_size": len(file.content),
+        **file.size_field(),
         "file_path": file.file_path,
     }
 

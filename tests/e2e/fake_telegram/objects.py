@@ -77,7 +77,7 @@ def document_json(file: StoredFile) -> JSON:
         "mime_type": file.mime_type,
         "file_id": file.file_id,
         "file_unique_id": file.file_unique_id,
-        "file_size": len(file.content),
+        **file.size_field(),
     }
 
 

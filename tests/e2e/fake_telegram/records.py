@@ -49,6 +49,12 @@ class StoredFile:
     file_name: str
     mime_type: str
     content: bytes
+    # Telegram's ``file_size`` is optional; a file may come without it.
+    size_shown: bool = True
+
+    def size_field(self) -> JSON:
+        """``file_size`` as Telegram gives it, or nothing."""
+        return {"file_size": len(self.content)} if self.size_shown else {}
 
 
 @dataclass

@@ -198,11 +198,21 @@ class FakeTelegram:
         )
 
     def user_sends_document(
-        self, user_id: int, filename: str, content: bytes, mime_type: str = "text/plain"
+        self,
+        user_id: int,
+        filename: str,
+        content: bytes,
+        mime_type: str = "text/plain",
+        *,
+        size_shown: bool = True,
     ) -> JSON:
-        """A person sends a file in their private chat; the Message (its document for getFile)."""
+        """A person sends a file in their private chat; the Message (its document for getFile).
+
+        ``size_shown=False``: the file comes without ``file_size``, as Telegram allows.
+        """
         user = self._state.user(user_id)
-        stored = self._state.store_file(UploadedFile(filename, mime_type, content))
+        uploaded = UploadedFile(filename, mime_type, content)
+        stored = self._state.store_file(uploaded, size_shown=size_shown)
         return people.post(self._state, user, chat_id=None, chat_type="private", document=stored)
 
     def user_edits(
@@ -269,6 +279,10 @@ class FakeTelegram:
     def user_opens_link(self, user_id: int, url: str) -> JSON:
         """A person presses a ``t.me/<bot>?start=…`` button and then Start; the Message."""
         return inline.open_link(self._state, self._state.user(user_id), url)
+
+    def served(self, file_id: str) -> int:
+        """How many bytes of the file were downloaded."""
+        return self._state.served.get(self._state.files[file_id].file_path, 0)
 
     def webhook_update(self, item: JSON | str) -> JSON:
         """Take the pending Update carrying ``item`` off the queue, for the test to post it.

@@ -57,6 +57,8 @@ class BotState:
         self.commands: dict[tuple[str, str], list[JSON]] = {}
         self.webhook: JSON | None = None
         self.files: dict[str, StoredFile] = {}
+        # Bytes of each file (by its path) downloaded so far, across downloads.
+        self.served: dict[str, int] = {}
         self.blocked: set[int] = set()
         self.faults: dict[str, deque[ApiError]] = {}
         self.calls: list[Call] = []
@@ -161,7 +163,7 @@ class BotState:
 
     # Files and faults
 
-    def store_file(self, upload: UploadedFile) -> StoredFile:
+    def store_file(self, upload: UploadedFile, *, size_shown: bool = True) -> StoredFile:
         """Keep an uploaded file under a new file id and path."""
         number = self.serial()
         name = upload.filename or "document"
@@ -172,6 +174,7 @@ class BotState:
             file_name=name,
             mime_type=upload.content_type,
             content=upload.content,
+            size_shown=size_shown,
         )
         self.files[file.file_id] = file
         return file
