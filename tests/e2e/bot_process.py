@@ -59,7 +59,8 @@ __all__ = [
 CHAT_CHANGES = frozenset({"sendmessage", "senddocument", "editmessagetext", "deletemessage"})
 # Three processes importing the whole bot at once take a minute on a busy machine.
 _START_TIMEOUT = 90.0
-_STOP_TIMEOUT = 15.0
+# A SIGTERM lets the process finish its round and close its servers: slow under load.
+_STOP_TIMEOUT = 60.0
 _LOG_TAIL = 3000
 _TAG = re.compile(r"<[^>]+>")
 
