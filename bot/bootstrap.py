@@ -28,8 +28,9 @@ from bot.core.clock import Clock, system_clock
 from bot.core.conversation import Conversations
 from bot.core.delivery import Delivery
 from bot.core.operations import Operations
+from bot.core.plans.runner import Planner
 from bot.core.ports import Messenger
-from bot.core.scheduler import schedule_housekeeping, schedule_polling
+from bot.core.scheduler import schedule_housekeeping, schedule_plans, schedule_polling
 from bot.core.turn import CoreServices
 from bot.core.upstream import Upstream
 from bot.health import Connected, HealthCheck
@@ -67,6 +68,7 @@ class Bot:
     scheduler: AsyncIOScheduler
     operations: Operations
     db: Database
+    planner: Planner
 
     async def stop_delivery(self) -> None:
         """Stop the poller and let a round under way finish, while the messengers are there."""
@@ -151,6 +153,8 @@ async def running_bot(
     settings.require("article_api_url")
     assert settings.article_api_url is not None
     clock = clock or system_clock
+    # Unique per start: a restarted process must not take a dead one's leases for its own.
+    owner = owner or f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
     cipher = token_cipher(settings)
     db = Database.connect(settings.effective_database_url)
     async with AsyncExitStack() as stack:
@@ -182,8 +186,7 @@ async def running_bot(
             accounts=accounts,
             messengers=messengers,
             clock=clock,
-            # Unique per start: a restarted process must not take a dead one's leases for its own.
-            owner=owner or f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}",
+            owner=owner,
             poll_interval=timedelta(seconds=settings.poll_interval_seconds),
             lease_for=timedelta(seconds=settings.delivery_lease_seconds),
             job_timeout=timedelta(hours=settings.job_timeout_hours),
@@ -202,10 +205,13 @@ async def running_bot(
             operations=operations,
             gate=Gate(_allow_lists(settings), clock=clock, default_language=settings.bot_language),
             default_language=settings.bot_language,
+            time_zone=settings.bot_timezone,
         )
         scheduler = AsyncIOScheduler()
         schedule_polling(scheduler, delivery, timedelta(seconds=settings.poll_interval_seconds))
         schedule_housekeeping(scheduler, db, clock)
+        planner = Planner(services, owner)
+        schedule_plans(scheduler, planner, timedelta(seconds=settings.poll_interval_seconds))
         stack.callback(_stop_scheduler, scheduler)
         stack.push_async_callback(delivery.stop)
         yield Bot(
@@ -217,6 +223,7 @@ async def running_bot(
             scheduler,
             operations,
             db,
+            planner,
         )
 
 

@@ -83,6 +83,8 @@ class Settings(BaseSettings):
     # Process.
     port: int = Field(default=8080, ge=1, le=65535)
     bot_language: Literal["tr", "en"] = "tr"
+    # The zone of the content calendar's times (and of every date the bot shows).
+    bot_timezone: str = "Europe/Istanbul"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     log_format: Literal["text", "json"] = "text"
 

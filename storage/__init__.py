@@ -5,7 +5,7 @@ Repository functions live in one module per concern (``storage.users``, ``storag
 keyword-only arguments.
 """
 
-from storage import bookkeeping, drafts, jobs, spending, stats, upstream_sessions, users
+from storage import bookkeeping, drafts, jobs, plans, spending, stats, upstream_sessions, users
 from storage.crypto import (
     InvalidKey,
     TokenCipher,
@@ -55,6 +55,7 @@ __all__ = [
     "generate_key",
     "jobs",
     "load_or_create_key_file",
+    "plans",
     "spending",
     "stats",
     "upstream_sessions",

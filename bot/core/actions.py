@@ -25,6 +25,8 @@ __all__ = [
     "OwnedAction",
     "PickSize",
     "PickTone",
+    "PlanAction",
+    "SavePlan",
     "ShowPage",
     "SwitchAccount",
     "fits_in_button",
@@ -38,6 +40,7 @@ _REQUEST_ID = re.compile(r"[A-Za-z0-9_.:-]{1,48}")
 _SMALL_INT = re.compile(r"\d{1,9}")
 _LANGUAGE = re.compile(r"tr|en")
 _YES_NO = re.compile(r"[01]")
+_PLAN_OPERATION = re.compile(r"[prd]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +170,25 @@ class SwitchAccount(OwnedAction):
     switch: int
 
 
+@dataclass(frozen=True, slots=True)
+class SavePlan(ButtonAction):
+    """Save the plan written in a draft (the plan's summary's ``Onayla``); it charges nothing."""
+
+    code: ClassVar[str] = "pl"
+    patterns = (_DRAFT_ID,)
+    draft_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlanAction(OwnedAction):
+    """Pause (p), resume (r) or delete (d) one of the owner's plans."""
+
+    code: ClassVar[str] = "pa"
+    patterns = (_SMALL_INT, _SMALL_INT, _PLAN_OPERATION)
+    plan: int
+    operation: str
+
+
 Action = (
     PickTone
     | PickSize
@@ -179,6 +201,8 @@ Action = (
     | OtherTone
     | ChooseLanguage
     | SwitchAccount
+    | SavePlan
+    | PlanAction
 )
 _KINDS: dict[str, type[ButtonAction]] = {
     kind.code: kind
@@ -194,6 +218,8 @@ _KINDS: dict[str, type[ButtonAction]] = {
         OtherTone,
         ChooseLanguage,
         SwitchAccount,
+        SavePlan,
+        PlanAction,
     )
 }
 

@@ -24,6 +24,8 @@ from bot.core.actions import (
     OwnedAction,
     PickSize,
     PickTone,
+    PlanAction,
+    SavePlan,
     ShowPage,
     SwitchAccount,
     parse_action,
@@ -55,6 +57,9 @@ from bot.core.events import (
     UserKey,
 )
 from bot.core.forms import OrderChoices
+from bot.core.plans import listing as plan_listing
+from bot.core.plans import making as plan_making
+from bot.core.plans import summary as plan_summary
 from bot.core.presenter import Presenter, present
 from bot.core.screens import Effect
 from bot.core.states import Awaiting, JobStatus
@@ -268,6 +273,10 @@ async def _pressed(turn: Turn, press: Press, data: str) -> None:
             await language.language_chosen(turn, action, press)
         case SwitchAccount() as action:
             await login.switch_chosen(turn, action, press)
+        case SavePlan() as action:
+            await plan_summary.plan_saved(turn, action, press)
+        case PlanAction() as action:
+            await plan_listing.plan_pressed(turn, action, press)
         case None:
             # Stale, foreign or tampered data: a notice, and nothing else happens.
             turn.notice(turn.texts.stale_button)
@@ -286,6 +295,7 @@ COMMANDS: dict[str, CommandHandler] = {
     "konu": topic.start_topic,
     "iptal": cancel.cancel,
     "dil": language.choose_language,
+    "takvim": plan_making.start_plan,
     # Only in the admin chat; anywhere else it answers as an unknown command does.
     "durum": status.show_status,
 }
@@ -296,4 +306,5 @@ REPLIES: dict[Awaiting, ReplyHandler] = {
     Awaiting.TITLE: order.title_entered,
     Awaiting.BULK_TITLES: order.bulk_titles_entered,
     Awaiting.TOPIC: topic.topic_entered,
+    Awaiting.PLAN_TITLES: order.bulk_titles_entered,
 }

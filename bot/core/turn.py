@@ -46,6 +46,8 @@ class CoreServices:
     operations: Operations
     gate: Gate
     default_language: str = "tr"
+    # The zone of the calendar's times (BOT_TIMEZONE).
+    time_zone: str = "Europe/Istanbul"
 
 
 def language_of(user: ChatUser, origin: Origin, default: str) -> str:

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from bot.api import Size, Tone
 from bot.core.money import format_tl
+from bot.core.texts.calendar import CalendarTexts
 from bot.core.turkish import fold
 
 __all__ = ["Texts"]
@@ -186,6 +187,9 @@ class Texts:
     shell_waiting: str
     shell_goodbye: str
     shell_file_missing: str
+
+    # The content calendar (/takvim).
+    calendar: CalendarTexts
 
     def money(self, amount: Decimal) -> str:
         """An amount of Turkish lira written this language's way."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.core.money import ENGLISH_MARKS
+from bot.core.texts.calendar import ENGLISH_CALENDAR
 from bot.core.texts.catalog import Texts
 
 __all__ = ["ENGLISH"]
@@ -36,6 +37,7 @@ ENGLISH = Texts(
         ("harcamalar", "Show your spending"),
         ("makalelerim", "List your articles"),
         ("toplu", "Order several articles: titles one per line, or separated by ;"),
+        ("takvim", "Calendar: planned orders (e.g. every day 09:00)"),
         ("konu", "Add a topic"),
         ("giris", "Log in"),
         ("cikis", "Log out"),
@@ -217,4 +219,5 @@ ENGLISH = Texts(
     shell_waiting="Waiting for {count} article(s); press Ctrl-C again to quit.",
     shell_goodbye="Goodbye!",
     shell_file_missing="No such file: {path}",
+    calendar=ENGLISH_CALENDAR,
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.core.money import TURKISH_MARKS
+from bot.core.texts.calendar import TURKISH_CALENDAR
 from bot.core.texts.catalog import Texts
 
 __all__ = ["TURKISH"]
@@ -23,6 +24,7 @@ TURKISH = Texts(
         ("harcamalar", "Harcamalarınızı görün"),
         ("makalelerim", "Makalelerinizi listeleyin"),
         ("toplu", "Birden çok makale sipariş edin: başlıkları alt alta ya da ; ile ayırarak yazın"),
+        ("takvim", "Takvim: planlı siparişler (ör. her gün 09:00)"),
         ("konu", "Konu ekleyin"),
         ("giris", "Giriş yapın"),
         ("cikis", "Çıkış yapın"),
@@ -218,4 +220,5 @@ TURKISH = Texts(
     shell_waiting="{count} makale bekleniyor; çıkmak için tekrar Ctrl-C.",
     shell_goodbye="Görüşmek üzere!",
     shell_file_missing="Dosya bulunamadı: {path}",
+    calendar=TURKISH_CALENDAR,
 )

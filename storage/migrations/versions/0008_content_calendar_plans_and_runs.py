@@ -1,0 +1,85 @@
+"""The content calendar: plans, and each run of a plan, claimed before it orders.
+
+Revision ID: 0008
+Revises: 0004
+Create Date: 2026-11-26
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0008"
+down_revision: str | Sequence[str] | None = "0004"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    """Apply this revision."""
+    op.create_table(
+        "plan",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("chat_user_id", sa.Integer(), nullable=False),
+        sa.Column("draft_id", sa.String(length=12), nullable=True),
+        sa.Column("status", sa.String(length=12), nullable=False),
+        sa.Column("rhythm", sa.String(length=64), nullable=False),
+        sa.Column("time_zone", sa.String(length=64), nullable=False),
+        sa.Column("titles", sa.JSON(), nullable=False),
+        sa.Column("title_choices", sa.JSON(), nullable=True),
+        sa.Column("next_title", sa.Integer(), nullable=False),
+        sa.Column("tone", sa.Integer(), nullable=True),
+        sa.Column("size", sa.Integer(), nullable=True),
+        sa.Column("cost", sa.Numeric(precision=12, scale=2), nullable=True),
+        sa.Column("client_id", sa.Integer(), nullable=True),
+        sa.Column("platform", sa.String(length=16), nullable=False),
+        sa.Column("chat_id", sa.String(length=64), nullable=False),
+        sa.Column("thread_id", sa.String(length=64), nullable=True),
+        sa.Column("target_chat_id", sa.String(length=64), nullable=True),
+        sa.Column("target_title", sa.String(length=255), nullable=True),
+        sa.Column("paused_reason", sa.String(length=32), nullable=True),
+        sa.Column("next_run_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["chat_user_id"],
+            ["chat_user.id"],
+            name="fk_plan_chat_user_id_chat_user",
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["draft_id"], ["draft.id"], name="fk_plan_draft_id_draft", ondelete="SET NULL"
+        ),
+        sa.PrimaryKeyConstraint("id", name="pk_plan"),
+    )
+    op.create_index("ix_plan_chat_user_id", "plan", ["chat_user_id"])
+    op.create_index("ix_plan_draft_id", "plan", ["draft_id"])
+    op.create_index("ix_plan_next_run_at", "plan", ["next_run_at"])
+    op.create_table(
+        "plan_run",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("plan_id", sa.Integer(), nullable=False),
+        sa.Column("run_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("status", sa.String(length=12), nullable=False),
+        sa.Column("owner", sa.String(length=64), nullable=False),
+        sa.Column("lease_until", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("draft_id", sa.String(length=12), nullable=True),
+        sa.Column("titles", sa.JSON(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["plan_id"], ["plan.id"], name="fk_plan_run_plan_id_plan", ondelete="CASCADE"
+        ),
+        sa.ForeignKeyConstraint(
+            ["draft_id"], ["draft.id"], name="fk_plan_run_draft_id_draft", ondelete="SET NULL"
+        ),
+        sa.PrimaryKeyConstraint("id", name="pk_plan_run"),
+        sa.UniqueConstraint("plan_id", "run_at", name="uq_plan_run_plan_id_run_at"),
+    )
+    op.create_index("ix_plan_run_plan_id", "plan_run", ["plan_id"])
+    op.create_index("ix_plan_run_draft_id", "plan_run", ["draft_id"])
+
+
+def downgrade() -> None:
+    """Undo this revision."""
+    op.drop_table("plan_run")
+    op.drop_table("plan")
