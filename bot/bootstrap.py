@@ -205,7 +205,7 @@ async def running_bot(
             operations=operations,
             gate=Gate(_allow_lists(settings), clock=clock, default_language=settings.bot_language),
             default_language=settings.bot_language,
-            time_zone=settings.bot_timezone,
+            zone=settings.zone,
         )
         scheduler = AsyncIOScheduler()
         schedule_polling(scheduler, delivery, timedelta(seconds=settings.poll_interval_seconds))

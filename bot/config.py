@@ -6,6 +6,7 @@ import ipaddress
 from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -83,10 +84,11 @@ class Settings(BaseSettings):
     # Process.
     port: int = Field(default=8080, ge=1, le=65535)
     bot_language: Literal["tr", "en"] = "tr"
-    # The zone of the content calendar's times (and of every date the bot shows).
-    bot_timezone: str = "Europe/Istanbul"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     log_format: Literal["text", "json"] = "text"
+
+    # Time: the zone in which dates, months and plans' runs are counted.
+    bot_timezone: str = "Europe/Istanbul"
 
     @field_validator(
         "allowed_telegram_users",
@@ -112,6 +114,20 @@ class Settings(BaseSettings):
     @classmethod
     def _upper_log_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("bot_timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"{value!r} is not a time zone name (e.g. Europe/Istanbul)") from None
+        return value
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """The zone of ``BOT_TIMEZONE``."""
+        return ZoneInfo(self.bot_timezone)
 
     @field_validator("log_format", mode="before")
     @classmethod

@@ -5,7 +5,17 @@ Repository functions live in one module per concern (``storage.users``, ``storag
 keyword-only arguments.
 """
 
-from storage import bookkeeping, drafts, jobs, plans, spending, stats, upstream_sessions, users
+from storage import (
+    bookkeeping,
+    clients,
+    drafts,
+    jobs,
+    plans,
+    spending,
+    stats,
+    upstream_sessions,
+    users,
+)
 from storage.crypto import (
     InvalidKey,
     TokenCipher,
@@ -18,6 +28,7 @@ from storage.leadership import Leadership
 from storage.models import (
     Awaiting,
     ChatUser,
+    Client,
     Draft,
     DraftKind,
     DraftStep,
@@ -33,6 +44,7 @@ from storage.upstream_sessions import StoredSession, Tokens
 __all__ = [
     "Awaiting",
     "ChatUser",
+    "Client",
     "Database",
     "DatabaseUnusable",
     "Draft",
@@ -51,6 +63,7 @@ __all__ = [
     "UndecryptableToken",
     "UpstreamSession",
     "bookkeeping",
+    "clients",
     "drafts",
     "generate_key",
     "jobs",

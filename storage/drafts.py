@@ -25,7 +25,7 @@ __all__ = [
     "unsettled_drafts",
 ]
 
-OPEN_STEPS = (DraftStep.TITLE, DraftStep.TONE, DraftStep.SIZE, DraftStep.READY)
+OPEN_STEPS = (DraftStep.TITLE, DraftStep.CLIENT, DraftStep.TONE, DraftStep.SIZE, DraftStep.READY)
 CLOSED_STEPS = (DraftStep.DONE, DraftStep.FAILED, DraftStep.CANCELLED)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ColumnClause, column
+from sqlalchemy import ColumnClause, ColumnElement, column
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, SQLModel
 
@@ -19,8 +19,16 @@ def dialect_insert(session: Session, model: type[SQLModel]) -> sqlite.Insert | p
     return postgresql.insert(model)
 
 
-def insert_if_absent(session: Session, row: SQLModel, *, key: Sequence[str]) -> bool:
+def insert_if_absent(
+    session: Session,
+    row: SQLModel,
+    *,
+    key: Sequence[str],
+    where: ColumnElement[bool] | None = None,
+) -> bool:
     """Insert the row unless one with the same ``key`` columns exists; whether it was inserted.
+
+    ``where`` names the rows a partial unique index covers (e.g. clients not removed).
 
     One statement, so two transactions racing for one key never fail: the loser waits for
     the winner and then inserts nothing.
@@ -31,7 +39,7 @@ def insert_if_absent(session: Session, row: SQLModel, *, key: Sequence[str]) -> 
     statement = (
         dialect_insert(session, type(row))
         .values(values)
-        .on_conflict_do_nothing(index_elements=key)
+        .on_conflict_do_nothing(index_elements=key, index_where=where)
         .returning(*returning)
     )
     return session.exec(statement).first() is not None

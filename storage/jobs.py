@@ -62,6 +62,7 @@ def draft_job(
         cost=cost,
         next_poll_at=next_poll_at,
         created_at=created_at,
+        client_id=draft.client_id,
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from decimal import Decimal
 
-from sqlalchemy import JSON, Column, Numeric, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Column, Index, Numeric, String, Text, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from bot.core.states import Awaiting, DraftKind, DraftStep, JobStatus, PlanStatus, RunStatus
@@ -17,6 +17,7 @@ from storage.column_types import StrEnumType, UTCDateTime
 __all__ = [
     "Awaiting",
     "ChatUser",
+    "Client",
     "Draft",
     "DraftKind",
     "DraftStep",
@@ -92,6 +93,36 @@ class UpstreamSession(SQLModel, table=True):
     account: str | None = Field(default=None, sa_type=String(320))
 
 
+class Client(SQLModel, table=True):
+    """A client an agency orders for: a name, and the tone and size its orders usually take.
+
+    Removing a client only marks it, so the orders placed for it keep naming it.
+    """
+
+    __tablename__ = "client"
+    # One live client per folded name and user; a removed one frees its name.
+    __table_args__ = (
+        Index(
+            "uq_client_chat_user_id_name_key",
+            "chat_user_id",
+            "name_key",
+            unique=True,
+            sqlite_where=text("removed_at IS NULL"),
+            postgresql_where=text("removed_at IS NULL"),
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_user_id: int = Field(foreign_key="chat_user.id", index=True, ondelete="CASCADE")
+    name: str = Field(sa_type=String(60))
+    # The name folded the Turkish way ("İstanbul" and "istanbul" are one client).
+    name_key: str = Field(sa_type=String(60))
+    tone: int | None = None
+    size: int | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
+    removed_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+
+
 class Draft(SQLModel, table=True):
     """An order in progress; its id is in every button of that order."""
 
@@ -116,6 +147,10 @@ class Draft(SQLModel, table=True):
     tone: int | None = None
     size: int | None = None
     cost: Decimal | None = Field(default=None, sa_column=Column(Numeric(12, 2), nullable=True))
+    # The client the order is for; None for an order without one.
+    client_id: int | None = Field(default=None, foreign_key="client.id", ondelete="SET NULL")
+    # Whether the client question is answered (a user without clients is never asked it).
+    client_chosen: bool = False
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
     submitted_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
 
@@ -158,6 +193,10 @@ class Job(SQLModel, table=True):
     delivered_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
     lease_owner: str | None = Field(default=None, sa_type=String(64))
     lease_until: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+    # The client the order was for; None for an order without one.
+    client_id: int | None = Field(
+        default=None, foreign_key="client.id", index=True, ondelete="SET NULL"
+    )
 
 
 class ProcessedUpdate(SQLModel, table=True):
@@ -210,7 +249,7 @@ class Plan(SQLModel, table=True):
     tone: int | None = None
     size: int | None = None
     cost: Decimal | None = Field(default=None, sa_column=Column(Numeric(12, 2), nullable=True))
-    client_id: int | None = None
+    client_id: int | None = Field(default=None, foreign_key="client.id", ondelete="SET NULL")
     platform: str = Field(sa_type=String(16))
     chat_id: str = Field(sa_type=String(64))
     thread_id: str | None = Field(default=None, sa_type=String(64))

@@ -68,6 +68,7 @@ def save_plan(session: Session, *, plan: Plan, draft: Draft, next_run_at: dateti
             tone=draft.tone,
             size=draft.size,
             cost=draft.cost,
+            client_id=draft.client_id,
             next_run_at=next_run_at,
         )
     )
@@ -186,6 +187,8 @@ def link_run_draft(
         tone=plan.tone,
         size=plan.size,
         cost=cost,
+        client_id=plan.client_id,
+        client_chosen=True,
     )
     session.add(draft)
     session.flush()

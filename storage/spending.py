@@ -1,4 +1,4 @@
-"""Spending: what each recorded job charged the user, for the spending view."""
+"""Spending: what each recorded job charged the user, for the spending view and its CSV."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from sqlmodel import Session, col, select
 
 from storage.models import Job
 
-__all__ = ["charges_of_user"]
+__all__ = ["charges_of_user", "orders_of_user"]
 
 
 def charges_of_user(session: Session, *, user_id: int) -> list[tuple[Decimal, int, datetime]]:
@@ -20,3 +20,14 @@ def charges_of_user(session: Session, *, user_id: int) -> list[tuple[Decimal, in
     return [
         (cost, size, created) for cost, size, created in session.exec(query) if cost is not None
     ]
+
+
+def orders_of_user(session: Session, *, user_id: int) -> list[Job]:
+    """Every job the bot placed for the user, oldest first."""
+    return list(
+        session.exec(
+            select(Job)
+            .where(col(Job.chat_user_id) == user_id)
+            .order_by(col(Job.created_at), col(Job.id))
+        )
+    )

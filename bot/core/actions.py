@@ -15,19 +15,28 @@ __all__ = [
     "MAX_ACTION_BYTES",
     "Abort",
     "Action",
+    "AddClient",
     "ButtonAction",
+    "ChangeChoices",
     "ChooseLanguage",
+    "ClientArticles",
+    "ClientDefaults",
+    "ClientSize",
+    "ClientTone",
     "Confirm",
     "ExportArticles",
     "OpenArticle",
     "OrderAgain",
     "OtherTone",
     "OwnedAction",
+    "PickClient",
     "PickSize",
     "PickTone",
     "PlanAction",
+    "RemoveClient",
     "SavePlan",
     "ShowPage",
+    "SpendingCsv",
     "SwitchAccount",
     "fits_in_button",
     "parse_action",
@@ -171,6 +180,94 @@ class SwitchAccount(OwnedAction):
 
 
 @dataclass(frozen=True, slots=True)
+class PickClient(ButtonAction):
+    """Choose the client of a draft (0: none)."""
+
+    code: ClassVar[str] = "pc"
+    patterns = (_DRAFT_ID, _SMALL_INT)
+    draft_id: str
+    client: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeChoices(ButtonAction):
+    """Pick another tone and size than a client's defaults gave a draft."""
+
+    code: ClassVar[str] = "cc"
+    patterns = (_DRAFT_ID,)
+    draft_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class AddClient(OwnedAction):
+    """Ask the owner for the name of a new client."""
+
+    code: ClassVar[str] = "ca"
+    patterns = (_SMALL_INT,)
+
+
+@dataclass(frozen=True, slots=True)
+class _OnClient(OwnedAction):
+    """An action on one client of the owner."""
+
+    patterns = (_SMALL_INT, _SMALL_INT)
+    client: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClientDefaults(_OnClient):
+    """Choose a client's default tone and size: the tones first."""
+
+    code: ClassVar[str] = "cd"
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveClient(_OnClient):
+    """Remove a client; its past orders keep it."""
+
+    code: ClassVar[str] = "cr"
+
+
+@dataclass(frozen=True, slots=True)
+class ClientArticles(OwnedAction):
+    """Show a page of the owner's article list narrowed to one client."""
+
+    code: ClassVar[str] = "cl"
+    patterns = (_SMALL_INT, _SMALL_INT, _SMALL_INT)
+    client: int
+    page: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClientTone(OwnedAction):
+    """A client's default tone is chosen; the sizes follow."""
+
+    code: ClassVar[str] = "ct"
+    patterns = (_SMALL_INT, _SMALL_INT, _SMALL_INT)
+    client: int
+    tone: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClientSize(OwnedAction):
+    """A client's default tone and size are chosen."""
+
+    code: ClassVar[str] = "cz"
+    patterns = (_SMALL_INT, _SMALL_INT, _SMALL_INT, _SMALL_INT)
+    client: int
+    tone: int
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class SpendingCsv(OwnedAction):
+    """Send the owner a CSV of every order the bot placed for them."""
+
+    code: ClassVar[str] = "cv"
+    patterns = (_SMALL_INT,)
+
+
+@dataclass(frozen=True, slots=True)
 class SavePlan(ButtonAction):
     """Save the plan written in a draft (the plan's summary's ``Onayla``); it charges nothing."""
 
@@ -203,6 +300,15 @@ Action = (
     | SwitchAccount
     | SavePlan
     | PlanAction
+    | PickClient
+    | ChangeChoices
+    | AddClient
+    | ClientDefaults
+    | RemoveClient
+    | ClientArticles
+    | ClientTone
+    | ClientSize
+    | SpendingCsv
 )
 _KINDS: dict[str, type[ButtonAction]] = {
     kind.code: kind
@@ -220,6 +326,15 @@ _KINDS: dict[str, type[ButtonAction]] = {
         SwitchAccount,
         SavePlan,
         PlanAction,
+        PickClient,
+        ChangeChoices,
+        AddClient,
+        ClientDefaults,
+        RemoveClient,
+        ClientArticles,
+        ClientTone,
+        ClientSize,
+        SpendingCsv,
     )
 }
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
-__all__ = ["Clock", "system_clock"]
+__all__ = ["DEFAULT_ZONE", "Clock", "system_clock"]
 
 Clock = Callable[[], datetime]
+# Where the bot's users are, unless BOT_TIMEZONE says otherwise: their dates and months.
+DEFAULT_ZONE = ZoneInfo("Europe/Istanbul")
 
 
 def system_clock() -> datetime:

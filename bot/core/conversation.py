@@ -15,18 +15,28 @@ from sqlmodel import Session
 from bot.api import ArticleApiError, RateLimited, ServiceUnavailable, TokenRejected
 from bot.core.actions import (
     Abort,
+    Action,
+    AddClient,
+    ChangeChoices,
     ChooseLanguage,
+    ClientArticles,
+    ClientDefaults,
+    ClientSize,
+    ClientTone,
     Confirm,
     ExportArticles,
     OpenArticle,
     OrderAgain,
     OtherTone,
     OwnedAction,
+    PickClient,
     PickSize,
     PickTone,
     PlanAction,
+    RemoveClient,
     SavePlan,
     ShowPage,
+    SpendingCsv,
     SwitchAccount,
     parse_action,
 )
@@ -34,6 +44,7 @@ from bot.core.dialogs import (
     articles,
     balance,
     cancel,
+    clients,
     help,
     language,
     login,
@@ -273,11 +284,36 @@ async def _pressed(turn: Turn, press: Press, data: str) -> None:
             await language.language_chosen(turn, action, press)
         case SwitchAccount() as action:
             await login.switch_chosen(turn, action, press)
+        case PickClient() as action:
+            await order.client_picked(turn, action, press)
+        case ChangeChoices() as action:
+            await order.choices_changed(turn, action, press)
         case SavePlan() as action:
             await plan_summary.plan_saved(turn, action, press)
         case PlanAction() as action:
             await plan_listing.plan_pressed(turn, action, press)
-        case None:
+        case _:
+            await _pressed_for_clients(turn, action, press)
+
+
+async def _pressed_for_clients(turn: Turn, action: Action | None, press: Press) -> None:
+    """The buttons of /musteriler, a list narrowed to one client, and the spending CSV."""
+    match action:
+        case AddClient() as action:
+            await clients.add_pressed(turn, action, press)
+        case ClientDefaults() as action:
+            await clients.defaults_pressed(turn, action, press)
+        case ClientTone() as action:
+            await clients.default_tone_picked(turn, action, press)
+        case ClientSize() as action:
+            await clients.default_size_picked(turn, action, press)
+        case RemoveClient() as action:
+            await clients.remove_pressed(turn, action, press)
+        case ClientArticles() as action:
+            await articles.client_articles_shown(turn, action, press)
+        case SpendingCsv() as action:
+            await spending.csv_pressed(turn, action, press)
+        case _:
             # Stale, foreign or tampered data: a notice, and nothing else happens.
             turn.notice(turn.texts.stale_button)
 
@@ -296,6 +332,7 @@ COMMANDS: dict[str, CommandHandler] = {
     "iptal": cancel.cancel,
     "dil": language.choose_language,
     "takvim": plan_making.start_plan,
+    "musteriler": clients.list_clients,
     # Only in the admin chat; anywhere else it answers as an unknown command does.
     "durum": status.show_status,
 }
@@ -307,4 +344,5 @@ REPLIES: dict[Awaiting, ReplyHandler] = {
     Awaiting.BULK_TITLES: order.bulk_titles_entered,
     Awaiting.TOPIC: topic.topic_entered,
     Awaiting.PLAN_TITLES: order.bulk_titles_entered,
+    Awaiting.CLIENT_NAME: clients.client_name_entered,
 }

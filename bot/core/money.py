@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 
-__all__ = ["ENGLISH_MARKS", "TURKISH_MARKS", "format_tl", "to_kurus"]
+__all__ = ["ENGLISH_MARKS", "TURKISH_MARKS", "decimal_comma", "format_tl", "to_kurus"]
 
 _CENT = Decimal("0.01")
 # The thousands mark, then the decimal mark.
@@ -24,3 +24,8 @@ def format_tl(amount: Decimal, *, marks: str = TURKISH_MARKS) -> str:
     grouped = f"{abs(rounded):,.2f}".translate(str.maketrans(ENGLISH_MARKS, marks))
     sign = "-" if rounded < 0 else ""
     return f"{sign}{grouped} TL"
+
+
+def decimal_comma(amount: Decimal) -> str:
+    """The amount as a spreadsheet in Turkish reads a number: ``1234,50``, no unit, no grouping."""
+    return str(to_kurus(amount)).replace(".", ",")

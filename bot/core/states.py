@@ -19,6 +19,7 @@ class Awaiting(enum.StrEnum):
     TITLE = "title"
     BULK_TITLES = "bulk_titles"
     TOPIC = "topic"
+    CLIENT_NAME = "client_name"
     PLAN_TITLES = "plan_titles"
 
 
@@ -35,6 +36,8 @@ class DraftStep(enum.StrEnum):
     """Where an order stands; ``READY -> SUBMITTED`` is the one conditional charge step."""
 
     TITLE = "title"
+    # Which client the order is for; asked first, only of a user who has clients.
+    CLIENT = "client"
     TONE = "tone"
     SIZE = "size"
     READY = "ready"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import tzinfo
 from typing import TypeVar
 
 from sqlmodel import Session
@@ -12,7 +13,7 @@ from sqlmodel import Session
 from bot.core.access import Gate
 from bot.core.accounts import Accounts
 from bot.core.catalog import Catalog
-from bot.core.clock import Clock
+from bot.core.clock import DEFAULT_ZONE, Clock
 from bot.core.delivery import Outbox
 from bot.core.events import Origin
 from bot.core.operations import Operations
@@ -46,8 +47,8 @@ class CoreServices:
     operations: Operations
     gate: Gate
     default_language: str = "tr"
-    # The zone of the calendar's times (BOT_TIMEZONE).
-    time_zone: str = "Europe/Istanbul"
+    # Where dates and months are counted (BOT_TIMEZONE).
+    zone: tzinfo = DEFAULT_ZONE
 
 
 def language_of(user: ChatUser, origin: Origin, default: str) -> str:

@@ -7,7 +7,8 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from bot.api import NEWEST_ARTICLES, Article, ArticleStatus
-from bot.core.actions import ExportArticles, OpenArticle, ShowPage, fits_in_button
+from bot.core import clients
+from bot.core.actions import ClientArticles, ExportArticles, OpenArticle, ShowPage, fits_in_button
 from bot.core.again import again_row
 from bot.core.archive import MAX_ARCHIVE_BYTES, articles_zip
 from bot.core.article import article_blocks
@@ -25,6 +26,7 @@ __all__ = [
     "archive_pressed",
     "article_by_id",
     "article_opened",
+    "client_articles_shown",
     "list_articles",
     "page_shown",
 ]
@@ -49,7 +51,16 @@ async def page_shown(turn: Turn, action: ShowPage, press: Press) -> None:
     turn.replace(press.message_id, await _page(turn, action.page))
 
 
-async def _articles(turn: Turn) -> list[Article]:
+async def client_articles_shown(turn: Turn, action: ClientArticles, press: Press) -> None:
+    """Show a page of the articles ordered for one client, in place of the pressed one."""
+    client = await clients.client_by_id(turn, action.client)
+    if client is None:
+        turn.notice(turn.texts.stale_button)
+        return
+    turn.replace(press.message_id, await _page(turn, action.page, client))
+
+
+async def _articles(turn: Turn, client_id: int | None = None) -> list[Article]:
     api = turn.services.api
     listed = await turn.upstream(lambda token: api.articles(token, page_size=NEWEST_ARTICLES))
     # The service may omit titles and dates; the bot knows those of the orders it placed.
@@ -57,8 +68,16 @@ async def _articles(turn: Turn) -> list[Article]:
         lambda s: jobs.jobs_of_user(s, user_id=turn.user_id, limit=NEWEST_ARTICLES)
     )
     known = {job.request_id: job for job in ordered}
+    if client_id is not None:
+        listed = [
+            a for a in listed if a.request_id in known and _for(known[a.request_id], client_id)
+        ]
     complete = [_completed(article, known.get(article.request_id)) for article in listed]
     return sorted(complete, key=lambda a: a.created_at or _EPOCH, reverse=True)
+
+
+def _for(job: Job, client_id: int) -> bool:
+    return job.client_id == client_id
 
 
 def _completed(article: Article, job: Job | None) -> Article:
@@ -83,11 +102,17 @@ def _status(texts: Texts, article: Article) -> str:
             return texts.status_unknown
 
 
-async def _page(turn: Turn, page: int) -> Screen:
+async def _page(turn: Turn, page: int, client: clients.Client | None = None) -> Screen:
     texts = turn.texts
-    articles = await _articles(turn)
+    articles = await _articles(turn, client.id if client is not None else None)
+    narrowing = await _client_row(turn, client)
+    heading = (
+        (paragraph(bold(texts.articles_of_client.format(name=clients.shown_name(texts, client)))),)
+        if client is not None
+        else ()
+    )
     if not articles:
-        return Screen((paragraph(texts.articles_empty),))
+        return Screen((*heading, paragraph(texts.articles_empty)), narrowing)
     pages = math.ceil(len(articles) / PAGE_SIZE)
     page = min(max(page, 1), pages)
     first = (page - 1) * PAGE_SIZE
@@ -114,9 +139,7 @@ async def _page(turn: Turn, page: int) -> Screen:
         if a.finished and fits_in_button(a.request_id)
     )
     paging = tuple(
-        Button(
-            label(texts), ShowPage(turn.user_id, target).encode(), aliases=in_every_language(label)
-        )
+        Button(label(texts), _page_action(turn, client, target), aliases=in_every_language(label))
         for label, target, shown_if in (
             (_previous, page - 1, page > 1),
             (_next, page + 1, page < pages),
@@ -130,9 +153,28 @@ async def _page(turn: Turn, page: int) -> Screen:
         for number, a in enumerate(shown, 1)
         if a.finished
     )
-    archives = _archive_row(turn, page) if any(a.finished for a in articles) else ()
-    rows = tuple(row for row in (openers, *again, paging, archives) if row)
-    return Screen((header, BulletList(lines)), rows)
+    finished = client is None and any(a.finished for a in articles)
+    archives = _archive_row(turn, page) if finished else ()
+    rows = tuple(row for row in (openers, *again, paging, archives, *narrowing) if row)
+    return Screen((*heading, header, BulletList(lines)), rows)
+
+
+def _page_action(turn: Turn, client: clients.Client | None, page: int) -> str:
+    if client is None or client.id is None:
+        return ShowPage(turn.user_id, page).encode()
+    return ClientArticles(turn.user_id, client.id, page).encode()
+
+
+async def _client_row(turn: Turn, client: clients.Client | None) -> tuple[tuple[Button, ...], ...]:
+    """A button per client that narrows the list to its orders; none once narrowed."""
+    if client is not None:
+        return ()
+    label = turn.texts.button_articles_of_client
+    return tuple(
+        (Button(label.format(name=c.name), ClientArticles(turn.user_id, c.id, 1).encode()),)
+        for c in await clients.live_clients(turn)
+        if c.id is not None
+    )
 
 
 def _archive_row(turn: Turn, page: int) -> tuple[Button, ...]:

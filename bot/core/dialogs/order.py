@@ -17,8 +17,8 @@ from bot.api import (
     Size,
     Tone,
 )
-from bot.core import purchase
-from bot.core.actions import Abort, Confirm, PickSize, PickTone
+from bot.core import clients, purchase
+from bot.core.actions import Abort, ChangeChoices, Confirm, PickClient, PickSize, PickTone
 from bot.core.errors import DraftClosed
 from bot.core.events import Command, OrderForm, Press, Text, Upload
 from bot.core.forms import OrderChoices, title_problem
@@ -44,6 +44,8 @@ __all__ = [
     "BULK_LIMIT",
     "bulk_titles_entered",
     "choices",
+    "choices_changed",
+    "client_picked",
     "confirmed",
     "file_sent",
     "form_submitted",
@@ -93,15 +95,105 @@ async def start_order(turn: Turn, command: Command) -> None:
     if title:
         await _take_title(turn, draft, title)
     else:
+        await _proceed(turn, draft, message_id=None)
+
+
+async def _proceed(turn: Turn, draft: Draft, *, message_id: str | None) -> None:
+    """The next step a draft lacks: its client (first, for a user with clients), its title(s),
+    then the tone and size, which a client's defaults give at once."""
+    if not draft.client_chosen:
+        choices = await clients.live_clients(turn)
+        if choices:
+            await _ask_client(turn, draft, choices, message_id=message_id)
+            return
+    if not any(drafts.draft_titles(draft)):
+        await _ask_titles(turn, draft, message_id=message_id)
+        return
+    own = draft.title_choices
+    if own and all(tone is not None and size is not None for tone, size in own):
+        await turn.expect(None)
+        await _show_summary(turn, draft, None, None, message_id=message_id)
+        return
+    tone, size = await _client_defaults(turn, draft)
+    if tone is not None and size is not None:
+        await turn.expect(None)
+        draft.tone = tone.id
+        await _show_summary(turn, draft, tone, size, message_id=message_id)
+        return
+    await _ask_tone(turn, draft, message_id=message_id)
+
+
+async def _client_defaults(turn: Turn, draft: Draft) -> tuple[Tone | None, Size | None]:
+    """The default tone and size of the draft's client, where the service still offers them."""
+    tone_id, size_id = clients.defaults_of(await clients.client_by_id(turn, draft.client_id))
+    catalog = turn.services.catalog
+    tone = await catalog.tone(turn.user_id, tone_id) if tone_id is not None else None
+    size = await catalog.size(turn.user_id, size_id) if size_id is not None else None
+    return tone, size
+
+
+async def _ask_client(
+    turn: Turn, draft: Draft, choices: Sequence[clients.Client], *, message_id: str | None
+) -> None:
+    await turn.expect(None)
+    draft.step = DraftStep.CLIENT
+    await _save(turn, draft)
+    texts = turn.texts
+    rows = clients.client_rows(texts, choices, lambda cid: PickClient(draft.id, cid).encode())
+    heading = _order_heading(texts, draft) if any(drafts.draft_titles(draft)) else ()
+    blocks = (*heading, paragraph(texts.ask_which_client))
+    turn.replace(message_id, Screen(blocks, (*rows, (_cancel_button(texts, draft),))))
+
+
+async def _ask_titles(turn: Turn, draft: Draft, *, message_id: str | None) -> None:
+    draft.step = DraftStep.TITLE
+    await _save(turn, draft)
+    if draft.kind is DraftKind.SINGLE:
         await turn.expect(Awaiting.TITLE, context=draft.id)
-        turn.say(turn.texts.ask_title)
+        turn.replace(message_id, text_screen(turn.texts.ask_title))
+        return
+    await turn.expect(_titles_awaited(draft), context=draft.id)
+    texts = turn.texts
+    ask = texts.ask_bulk_titles_lines if turn.origin.line_by_line else texts.ask_bulk_titles
+    if draft.kind is DraftKind.PLAN:
+        ask = texts.calendar.ask_titles
+    prompt = text_screen(ask.format(limit=BULK_LIMIT))
+    turn.replace(message_id, Screen(prompt.blocks, multiline_input=True))
 
 
-async def start_again(turn: Turn, title: str, tone_id: int | None, size_id: int | None) -> None:
+async def client_picked(turn: Turn, action: PickClient, press: Press) -> None:
+    """Store the client of the draft, then go on to what the draft still lacks."""
+    draft = await _pressed_draft(turn, action.draft_id, frozenset({DraftStep.CLIENT}))
+    if draft is None:
+        return
+    client = await clients.client_by_id(turn, action.client)
+    if action.client != clients.NO_CLIENT and (client is None or client.removed_at is not None):
+        turn.notice(turn.texts.stale_button)
+        return
+    draft.client_id = client.id if client is not None else None
+    draft.client_chosen = True
+    draft.step = DraftStep.TITLE
+    await _proceed(turn, draft, message_id=press.message_id)
+
+
+async def choices_changed(turn: Turn, action: ChangeChoices, press: Press) -> None:
+    """Leave the client's default tone and size: ask for the tone, then the size."""
+    draft = await _pressed_draft(turn, action.draft_id, frozenset({DraftStep.READY}))
+    if draft is None:
+        return
+    draft.size = None
+    await _ask_tone(turn, draft, message_id=press.message_id)
+
+
+async def start_again(
+    turn: Turn, title: str, tone_id: int | None, size_id: int | None, client_id: int | None = None
+) -> None:
     """Start a draft from an earlier order: to the summary when its tone and size are given and
-    still offered, else to the tone (a size given is kept, and the summary follows the tone)."""
+    still offered, else to the tone (a size given is kept, and the summary follows the tone).
+    The earlier order's client stays the client, removed or not."""
     draft = await new_draft(turn, DraftKind.SINGLE)
     draft.title = title
+    draft.client_id, draft.client_chosen = client_id, True
     catalog = turn.services.catalog
     tone = await catalog.tone(turn.user_id, tone_id) if tone_id is not None else None
     size = await catalog.size(turn.user_id, size_id) if size_id is not None else None
@@ -143,7 +235,7 @@ async def _take_title(turn: Turn, draft: Draft, title: str) -> None:
         await _ask_again(turn, draft, Awaiting.TITLE, problem)
         return
     draft.title = title
-    await _ask_tone(turn, draft, message_id=None)
+    await _proceed(turn, draft, message_id=None)
 
 
 async def start_bulk(turn: Turn, command: Command) -> None:
@@ -153,11 +245,7 @@ async def start_bulk(turn: Turn, command: Command) -> None:
     if command.args.strip():
         await take_bulk_titles(turn, draft, command.args)
     else:
-        await turn.expect(Awaiting.BULK_TITLES, context=draft.id)
-        texts = turn.texts
-        ask = texts.ask_bulk_titles_lines if turn.origin.line_by_line else texts.ask_bulk_titles
-        prompt = text_screen(ask.format(limit=BULK_LIMIT))
-        turn.send(Screen(prompt.blocks, multiline_input=True))
+        await _proceed(turn, draft, message_id=None)
 
 
 async def bulk_titles_entered(turn: Turn, text: Text) -> None:
@@ -187,7 +275,7 @@ async def take_bulk_titles(turn: Turn, draft: Draft, text: str) -> None:
         await _ask_again(turn, draft, _titles_awaited(draft), problem)
         return
     draft.titles = titles
-    await _ask_tone(turn, draft, message_id=None)
+    await _proceed(turn, draft, message_id=None)
 
 
 async def file_sent(turn: Turn, upload: Upload) -> None:
@@ -211,11 +299,7 @@ async def file_sent(turn: Turn, upload: Upload) -> None:
         await turn.expect(_titles_awaited(draft), context=draft.id)
         turn.say(*_refused_block(turn.texts, draft), turn.texts.file_no_titles)
         return
-    if all(tone is not None and size is not None for tone, size in checked.choices):
-        await turn.expect(None)
-        await _show_summary(turn, draft, None, None, message_id=None)
-    else:
-        await _ask_tone(turn, draft, message_id=None)
+    await _proceed(turn, draft, message_id=None)
 
 
 async def form_submitted(turn: Turn, form: OrderForm) -> None:
@@ -372,7 +456,9 @@ async def _pressed_draft(
 
 async def tone_picked(turn: Turn, action: PickTone, press: Press) -> None:
     """Store the tone and ask for the size."""
-    draft = await _pressed_draft(turn, action.draft_id, _OPEN_STEPS - {DraftStep.TITLE})
+    draft = await _pressed_draft(
+        turn, action.draft_id, _OPEN_STEPS - {DraftStep.TITLE, DraftStep.CLIENT}
+    )
     if draft is None:
         return
     tone = await turn.services.catalog.tone(turn.user_id, action.tone)
@@ -441,7 +527,25 @@ async def _show_summary(
         rows = tuple((_size_button(texts, draft, s),) for s in affordable)
         turn.replace(message_id, Screen(tuple(blocks), (*rows, (cancel,))))
         return
-    turn.replace(message_id, Screen(tuple(blocks), (_purchase_row(texts, draft),)))
+    change = _change_row(texts, draft) if tone is not None and draft.client_id else ()
+    turn.replace(message_id, Screen(tuple(blocks), (_purchase_row(texts, draft), *change)))
+
+
+async def _client_line(turn: Turn, draft: Draft) -> list[Block]:
+    """The client the order is for, in its summary; nothing for an order without one."""
+    client = await clients.client_by_id(turn, draft.client_id)
+    if client is None:
+        return []
+    return [
+        paragraph(bold(f"{turn.texts.summary_client}: "), clients.shown_name(turn.texts, client))
+    ]
+
+
+def _change_row(texts: Texts, draft: Draft) -> tuple[tuple[Button, ...]]:
+    """ "Değiştir": another tone and size than the client's defaults."""
+    aliases = in_every_language(lambda t: t.button_change_choices)
+    data = ChangeChoices(draft.id).encode()
+    return ((Button(texts.button_change_choices, data, aliases=aliases),),)
 
 
 async def _summary_blocks(
@@ -450,6 +554,7 @@ async def _summary_blocks(
     """The summary's title(s), tone, size and cost."""
     texts = turn.texts
     blocks = [*_order_heading(texts, draft, await _own_choices(turn, draft, sizes))]
+    blocks += await _client_line(turn, draft)
     if tone is not None:
         blocks.append(paragraph(bold(f"{texts.summary_tone}: "), texts.tone_name(tone)))
     if size is not None:

@@ -22,13 +22,16 @@ async def again_pressed(turn: Turn, action: OrderAgain | OtherTone) -> None:
     earlier = await turn.store(lambda s: jobs.job_by_request_id(s, request_id=action.request_id))
     if earlier is not None and earlier.chat_user_id == turn.user_id:
         title, tone, size = earlier.title, earlier.tone, earlier.size
+        client_id = earlier.client_id
     else:
         # Ordered elsewhere (the service's own site): its title is known, its tone and size not.
         title, tone, size = await _upstream_title(turn, action.request_id), None, None
+        client_id = None
     if not title or title_problem(turn.texts, title):
         turn.notice(turn.texts.stale_button)
         return
-    await order.start_again(turn, title, None if isinstance(action, OtherTone) else tone, size)
+    other_tone = isinstance(action, OtherTone)
+    await order.start_again(turn, title, None if other_tone else tone, size, client_id)
 
 
 async def _upstream_title(turn: Turn, request_id: str) -> str:

@@ -45,7 +45,7 @@ async def start_plan(turn: Turn, command: Command) -> None:
         chat_user_id=turn.user_id,
         draft_id=draft.id,
         rhythm=rhythm.encode(),
-        time_zone=turn.services.time_zone,
+        time_zone=str(zone_of(turn)),
         platform=chat.platform,
         chat_id=chat.chat_id,
         thread_id=chat.thread_id,

@@ -26,8 +26,8 @@ SHOWN_RUNS = 5
 
 
 def zone_of(turn: Turn) -> ZoneInfo:
-    """The zone of the calendar's times."""
-    return ZoneInfo(turn.services.time_zone)
+    """The zone of the calendar's times (BOT_TIMEZONE)."""
+    return ZoneInfo(str(turn.services.zone))
 
 
 async def show(

@@ -188,6 +188,47 @@ class Texts:
     shell_goodbye: str
     shell_file_missing: str
 
+    # Clients (for agencies).
+    client_name_length: str
+    clients_header: str
+    clients_none: str
+    client_defaults_line: str
+    button_add_client: str
+    button_client_defaults: str
+    button_client_remove: str
+    ask_client_name: str
+    client_name_taken: str
+    client_added: str
+    client_removed: str
+    client_pick_default_tone: str
+    client_pick_default_size: str
+    client_defaults_saved: str
+    ask_which_client: str
+    button_no_client: str
+    summary_client: str
+    button_change_choices: str
+    client_removed_mark: str
+    button_articles_of_client: str
+    articles_of_client: str
+
+    # Spending per client, and the CSV of every order.
+    spending_clients_header: str
+    spending_client_line: str
+    button_csv: str
+    csv_columns: tuple[str, ...]
+    csv_filename: str
+    csv_states: tuple[tuple[str, str], ...]
+
+    # The quality card after each article.
+    card_header: str
+    card_words: str
+    card_words_no_range: str
+    card_reading: str
+    card_headings: str
+    card_readability: str
+    card_bands: tuple[str, str, str, str, str]
+    card_title_words: str
+
     # The content calendar (/takvim).
     calendar: CalendarTexts
 

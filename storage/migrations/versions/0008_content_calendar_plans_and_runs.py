@@ -1,7 +1,7 @@
 """The content calendar: plans, and each run of a plan, claimed before it orders.
 
 Revision ID: 0008
-Revises: 0004
+Revises: 0007
 Create Date: 2026-11-26
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0008"
-down_revision: str | Sequence[str] | None = "0004"
+down_revision: str | Sequence[str] | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -49,6 +49,9 @@ def upgrade() -> None:
         ),
         sa.ForeignKeyConstraint(
             ["draft_id"], ["draft.id"], name="fk_plan_draft_id_draft", ondelete="SET NULL"
+        ),
+        sa.ForeignKeyConstraint(
+            ["client_id"], ["client.id"], name="fk_plan_client_id_client", ondelete="SET NULL"
         ),
         sa.PrimaryKeyConstraint("id", name="pk_plan"),
     )
