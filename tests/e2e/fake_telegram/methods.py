@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from tests.e2e.fake_telegram import messaging, profile, updates
+from tests.e2e.fake_telegram import members, messaging, profile, updates
 from tests.e2e.fake_telegram.params import Params
 from tests.e2e.fake_telegram.state import BotState
 
@@ -30,6 +30,7 @@ _BY_NAME: dict[str, Handler] = {
     "getFile": messaging.get_file,
     "sendChatAction": messaging.send_chat_action,
     "answerCallbackQuery": messaging.answer_callback_query,
+    "getChatMember": members.get_chat_member,
 }
 
 METHODS: dict[str, Handler] = {name.lower(): handler for name, handler in _BY_NAME.items()}
