@@ -180,6 +180,7 @@ async def running_bot(
                 observer=operations.upstream_called,
             )
         accounts = Accounts(db=db, api=api, cipher=cipher, clock=clock, operations=operations)
+        catalog = Catalog(api=api, accounts=accounts, clock=clock)
         delivery = Delivery(
             db=db,
             api=api,
@@ -194,12 +195,13 @@ async def running_bot(
             create_timeout=timedelta(seconds=settings.article_api_timeout_seconds),
             reconcile_grace=timedelta(seconds=settings.reconcile_grace_seconds),
             operations=operations,
+            sizes=catalog.known_sizes,
         )
         services = CoreServices(
             db=db,
             api=api,
             accounts=accounts,
-            catalog=Catalog(api=api, accounts=accounts, clock=clock),
+            catalog=catalog,
             outbox=delivery.outbox,
             clock=clock,
             operations=operations,

@@ -55,6 +55,10 @@ class Catalog:
             self._sizes = (self._clock() + self._ttl, _complete_sizes(fetched))
         return self._sizes[1]
 
+    def known_sizes(self) -> list[Size]:
+        """The sizes last listed by the service, else the interface's table; never a call."""
+        return self._sizes[1] if self._sizes is not None else list(DEFAULT_SIZES)
+
     async def tone(self, user_id: int, tone_id: int) -> Tone | None:
         """One tone by id, or None when there is no such tone."""
         return next((tone for tone in await self.tones(user_id) if tone.id == tone_id), None)

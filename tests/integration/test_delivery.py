@@ -10,6 +10,7 @@ import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.api import RateLimited
+from bot.core.again import again_row
 from bot.core.article import article_blocks
 from bot.core.delivery import MAX_POLL_WAIT, MISSING_GRACE
 from bot.core.events import ChatAddress
@@ -99,8 +100,14 @@ async def test_finished_article_is_delivered_whole_once_with_its_file(rig: Deliv
     await delivery.poll_once()
 
     content = rig.upstream_content(job.request_id)
-    progress, *parts = rig.messenger.sent
+    progress, *parts, card = rig.messenger.sent
     assert "\n\n".join(part.text for part in parts) == article_text(content)
+    assert card.text.startswith(TR.card_header)
+    assert [call.kind for call in rig.messenger.calls if call.kind != "edit"][-3:] == [
+        "send_document",
+        "send_document",
+        "send",
+    ], "the quality card comes after the article's parts and files"
     document, html = rig.messenger.documents
     assert document.document is not None
     assert document.document.content == content.encode()
@@ -127,7 +134,8 @@ async def test_long_article_arrives_in_parts_that_each_fit(rig: DeliveryRig) -> 
 
     content = rig.upstream_content(job.request_id)
     assert len(content) >= 12_000
-    parts = rig.messenger.sent
+    *parts, card = rig.messenger.sent
+    assert card.text.startswith(TR.card_header)
     assert len(parts) >= 3
     assert all(len(part.text) <= rig.messenger.limit for part in parts)
     assert "\n\n".join(part.text for part in parts) == article_text(content)
@@ -148,11 +156,42 @@ async def test_a_failed_send_resumes_with_the_next_part_not_the_first(rig: Deliv
     rig.clock.now = stored.next_poll_at
     await delivery.poll_once()
 
-    parts = [call.text for call in rig.messenger.sent]
+    *parts, card = [call.text for call in rig.messenger.sent]
+    assert card.startswith(TR.card_header)
     content = rig.upstream_content(job.request_id)
     assert "\n\n".join(parts) == article_text(content), "parts 1-2, then 3 on: none twice"
     assert rig.messenger.file_kinds == ["md", "html"]
     assert (await rig.job(job.id)).status is JobStatus.DELIVERED
+
+
+async def test_a_delivery_resumed_at_its_quality_card_sends_the_card_once(
+    rig: DeliveryRig,
+) -> None:
+    delivery = await rig.delivery()
+    job = await rig.order(TITLE)
+    await finish_upstream(rig, job)
+    blocks = article_blocks(rig.upstream_content(job.request_id), TITLE, table_note=TR.table_note)
+    again = again_row(TR, job.chat_user_id, job.request_id)
+    parts = len(delivery.outbox.article_screens(job.platform, blocks, again))
+    # The parts and both files go out; the card's send fails.
+    rig.messenger.fail_next(1, after=parts + 2)
+
+    await delivery.poll_once()
+    stored = await rig.job(job.id)
+    assert (stored.status, stored.parts_sent, stored.file_sent) == (
+        JobStatus.FINISHED,
+        parts + 2,
+        True,
+    )
+    rig.clock.now = stored.next_poll_at
+    await delivery.poll_once()
+
+    cards = [c for c in rig.messenger.sent if c.text.startswith(TR.card_header)]
+    assert len(cards) == 1
+    assert len(rig.messenger.sent) == parts + 1, "no part again"
+    assert rig.messenger.file_kinds == ["md", "html"], "no file again"
+    delivered = await rig.job(job.id)
+    assert (delivered.status, delivered.parts_sent) == (JobStatus.DELIVERED, parts + 3)
 
 
 async def test_failed_job_is_reported_with_its_reason_in_the_users_language(

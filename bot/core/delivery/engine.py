@@ -22,7 +22,7 @@ from bot.core.clock import Clock
 from bot.core.delivery.leases import LeaseKeeper
 from bot.core.delivery.outbox import Outbox
 from bot.core.delivery.poller import Poller
-from bot.core.delivery.sender import Sender
+from bot.core.delivery.sender import Sender, SizeList
 from bot.core.operations import Operations
 from bot.core.ports import Messenger
 from bot.core.upstream import Upstream
@@ -55,6 +55,7 @@ class Delivery:
         create_timeout: timedelta = timedelta(seconds=30),
         reconcile_grace: timedelta = timedelta(minutes=10),
         operations: Operations | None = None,
+        sizes: SizeList | None = None,
     ) -> None:
         self._db = db
         self._api = api
@@ -84,6 +85,7 @@ class Delivery:
             operations=self._operations,
             retry_interval=poll_interval,
             job_timeout=job_timeout,
+            sizes=sizes,
         )
         self._locks: dict[str, Leadership] = {}
         self._led: frozenset[str] = frozenset()

@@ -13,11 +13,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from datetime import timedelta
 from functools import partial
 
+from bot.api import DEFAULT_SIZES, Size
 from bot.core.again import again_row
 from bot.core.article import article_blocks
 from bot.core.clock import Clock
@@ -28,12 +29,13 @@ from bot.core.events import ChatAddress
 from bot.core.export import article_documents
 from bot.core.operations import Operations
 from bot.core.ports import MessengerError
+from bot.core.quality import card_screen, measure
 from bot.core.states import JobStatus
 from bot.core.texts import Texts
 from storage import Database, jobs
 from storage.models import ChatUser, Job
 
-__all__ = ["MAX_SEND_FAILURES", "Sender"]
+__all__ = ["MAX_SEND_FAILURES", "Sender", "SizeList"]
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +51,11 @@ _MAX_WAIT = timedelta(minutes=5)
 _STOP_GRACE = 5.0
 
 _ChatKey = tuple[str, str]
+SizeList = Callable[[], Sequence[Size]]
+
+
+def _interface_sizes() -> Sequence[Size]:
+    return DEFAULT_SIZES
 
 
 class _Halted(Exception):
@@ -68,6 +75,7 @@ class Sender:
         operations: Operations,
         retry_interval: timedelta,
         job_timeout: timedelta,
+        sizes: SizeList | None = None,
     ) -> None:
         self._db = db
         self._outbox = outbox
@@ -76,6 +84,8 @@ class Sender:
         self._operations = operations
         self._retry_interval = retry_interval
         self._job_timeout = job_timeout
+        # The sizes the service last listed, for the quality card's word range; no call.
+        self._sizes = sizes or _interface_sizes
         self._queues: dict[_ChatKey, deque[Job]] = {}
         self._workers: dict[_ChatKey, asyncio.Task[None]] = {}
         self._platforms: frozenset[str] = frozenset()
@@ -208,6 +218,7 @@ class Sender:
             job.parts_sent = index + 1
         if not job.file_sent:
             await self._send_files(job, chat, len(parts), texts)
+        await self._send_card(job, chat, len(parts), texts)
         ready = texts.article_ready.format(title=job.title)
         await self._outbox.finish_line(job, user, ready)
         known = job.progress_message_id
@@ -238,6 +249,23 @@ class Sender:
             job.parts_sent = sent + 1
         await self._fenced(job_id, partial(jobs.record_file, job_id=job_id, owner=owner))
         job.file_sent = True
+
+    async def _send_card(self, job: Job, chat: ChatAddress, parts: int, texts: Texts) -> None:
+        """The quality card after the files, counted as one more part once out."""
+        assert job.id is not None
+        assert job.content is not None
+        job_id, owner = job.id, self._leases.owner
+        index = parts + len(article_documents(job.title, job.content))
+        if job.parts_sent > index:
+            return
+        size = next((size for size in self._sizes() if size.id == job.size), None)
+        card = card_screen(texts, measure(job.content, job.title), size)
+        await self._next_message(job_id)
+        await self._outbox.messenger(job.platform).send(chat, card)
+        await self._fenced(
+            job_id, partial(jobs.record_part, job_id=job_id, owner=owner, parts_sent=index)
+        )
+        job.parts_sent = index + 1
 
     async def _next_message(self, job_id: int) -> None:
         """Go on only while not stopping and while the job is still this process's."""

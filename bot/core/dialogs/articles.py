@@ -14,6 +14,7 @@ from bot.core.archive import MAX_ARCHIVE_BYTES, articles_zip
 from bot.core.article import article_blocks
 from bot.core.events import Command, Press
 from bot.core.export import article_documents
+from bot.core.quality import card_screen, measure
 from bot.core.richtext import BulletList, Span, bold, paragraph
 from bot.core.screens import Button, Document, Screen, SendDocument
 from bot.core.texts import Texts, in_every_language
@@ -206,6 +207,10 @@ async def article_opened(turn: Turn, action: OpenArticle, press: Press) -> None:
     for screen in turn.services.outbox.article_screens(platform, blocks, again):
         turn.send(screen)
     turn.effects.extend(SendDocument(d) for d in article_documents(title, article.content))
+    ours = await turn.store(lambda s: jobs.job_by_request_id(s, request_id=action.request_id))
+    size_id = ours.size if ours is not None and ours.chat_user_id == turn.user_id else None
+    size = await turn.services.catalog.size(turn.user_id, size_id) if size_id else None
+    turn.send(card_screen(turn.texts, measure(article.content, title), size))
 
 
 async def archive_pressed(turn: Turn, action: ExportArticles, press: Press) -> None:

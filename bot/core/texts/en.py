@@ -258,7 +258,7 @@ ENGLISH = Texts(
     ),
     # The quality card after each article.
     card_header="Quality card",
-    card_words="Words: {count} (ordered: {low}-{high}) {mark}",
+    card_words="Words: {count} (ordered: {range}) {mark}",
     card_words_no_range="Words: {count}",
     card_reading="Reading time: {minutes} min",
     card_headings="Headings: {count}",

@@ -259,7 +259,7 @@ TURKISH = Texts(
     ),
     # The quality card after each article.
     card_header="Kalite kartı",
-    card_words="Kelime: {count} (sipariş: {low}-{high}) {mark}",
+    card_words="Kelime: {count} (sipariş: {range}) {mark}",
     card_words_no_range="Kelime: {count}",
     card_reading="Okuma süresi: {minutes} dk",
     card_headings="Ara başlık: {count}",
