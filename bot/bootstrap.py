@@ -267,15 +267,22 @@ def configured_platforms(settings: Settings) -> tuple[str, ...]:
     return tuple(name for name in CHAT_PLATFORMS if getattr(settings, f"{name}_bot_token"))
 
 
-async def serve_chats(settings: Settings, platforms: tuple[str, ...], stop: asyncio.Event) -> None:
-    """Run the core and these chat platforms in this process until ``stop`` is set."""
+async def serve_chats(
+    settings: Settings,
+    platforms: tuple[str, ...],
+    stop: asyncio.Event,
+    *,
+    clock: Clock | None = None,
+) -> None:
+    """Run the core and these chat platforms in this process until ``stop`` is set; ``clock``
+    is the core's time (tests move it)."""
     if not platforms:
         raise ConfigError(
             "no chat platform is configured: set TELEGRAM_BOT_TOKEN (or SLACK_BOT_TOKEN), "
             "or try `python -m bot shell --sandbox`"
         )
     settings.require("article_api_url", *(f"{name}_bot_token" for name in platforms))
-    async with running_bot(settings) as bot, AsyncExitStack() as adapters:
+    async with running_bot(settings, clock=clock) as bot, AsyncExitStack() as adapters:
         runtimes: list[TelegramRuntime | SlackRuntime] = []
         if "telegram" in platforms:
             runtimes.append(

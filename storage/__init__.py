@@ -13,6 +13,7 @@ from storage import (
     plans,
     spending,
     stats,
+    targets,
     upstream_sessions,
     users,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "plans",
     "spending",
     "stats",
+    "targets",
     "upstream_sessions",
     "users",
     "utcnow",

@@ -16,6 +16,7 @@ from storage.column_types import StrEnumType, UTCDateTime
 
 __all__ = [
     "Awaiting",
+    "ChatTarget",
     "ChatUser",
     "Client",
     "Draft",
@@ -153,6 +154,8 @@ class Draft(SQLModel, table=True):
     client_chosen: bool = False
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
     submitted_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+    # A plan's run to a channel: the owner's private chat, for all but the article itself.
+    owner_chat_id: str | None = Field(default=None, sa_type=String(64))
 
 
 class Job(SQLModel, table=True):
@@ -193,6 +196,8 @@ class Job(SQLModel, table=True):
     delivered_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
     lease_owner: str | None = Field(default=None, sa_type=String(64))
     lease_until: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+    # An article for a plan's channel: the owner's private chat, where its progress and card go.
+    owner_chat_id: str | None = Field(default=None, sa_type=String(64))
     # The client the order was for; None for an order without one.
     client_id: int | None = Field(
         default=None, foreign_key="client.id", index=True, ondelete="SET NULL"
@@ -256,6 +261,8 @@ class Plan(SQLModel, table=True):
     # Where its articles go when not the chat it was made in, and that chat's title.
     target_chat_id: str | None = Field(default=None, sa_type=String(64))
     target_title: str | None = Field(default=None, sa_type=String(255))
+    # Whether the owner was offered their channels and groups for it.
+    target_asked: bool = False
     paused_reason: str | None = Field(default=None, sa_type=String(32))
     next_run_at: datetime | None = Field(
         default=None, sa_column=_timestamp(nullable=True, index=True)
@@ -280,4 +287,18 @@ class PlanRun(SQLModel, table=True):
         default=None, foreign_key="draft.id", sa_type=String(12), index=True, ondelete="SET NULL"
     )
     titles: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
+
+
+class ChatTarget(SQLModel, table=True):
+    """A channel or group a user added the bot to, where their plans may post."""
+
+    __tablename__ = "chat_target"
+    __table_args__ = (UniqueConstraint("chat_user_id", "platform", "chat_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_user_id: int = Field(foreign_key="chat_user.id", index=True, ondelete="CASCADE")
+    platform: str = Field(sa_type=String(16))
+    chat_id: str = Field(sa_type=String(64))
+    title: str = Field(sa_type=String(255))
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())

@@ -24,6 +24,7 @@ __all__ = [
     "plans_of_user",
     "save_plan",
     "set_status",
+    "set_target",
     "start_plan",
     "stop_run",
 ]
@@ -171,10 +172,18 @@ def claim_run(
 
 
 def link_run_draft(
-    session: Session, *, run: PlanRun, user_id: int, titles: list[str], cost: Decimal, plan: Plan
+    session: Session,
+    *,
+    run: PlanRun,
+    user_id: int,
+    titles: list[str],
+    cost: Decimal,
+    plan: Plan,
+    owner_chat_id: str,
 ) -> Draft | None:
     """The order of a claimed run, ready to be submitted through the purchase path; None when
-    the run is no longer this claimer's, or has its order already."""
+    the run is no longer this claimer's, or has its order already. An order for a channel keeps
+    ``owner_chat_id``, where all but the article goes."""
     draft = Draft(
         id=new_draft_id(),
         chat_user_id=user_id,
@@ -189,6 +198,7 @@ def link_run_draft(
         cost=cost,
         client_id=plan.client_id,
         client_chosen=True,
+        owner_chat_id=owner_chat_id if plan.target_chat_id else None,
     )
     session.add(draft)
     session.flush()
@@ -250,3 +260,12 @@ def stop_run(session: Session, *, run: PlanRun, reason: str) -> bool:
         .values(status=PlanStatus.PAUSED, paused_reason=reason)
     )
     return result.rowcount == 1
+
+
+def set_target(session: Session, *, plan_id: int, chat_id: str | None, title: str | None) -> None:
+    """Where the plan's articles go: a channel or group, or (None) the chat it was made in."""
+    session.exec(
+        update(Plan)
+        .where(col(Plan.id) == plan_id, col(Plan.status) == PlanStatus.MAKING)
+        .values(target_chat_id=chat_id, target_title=title, target_asked=True)
+    )

@@ -31,6 +31,7 @@ __all__ = [
     "OwnedAction",
     "PickClient",
     "PickSize",
+    "PickTarget",
     "PickTone",
     "PlanAction",
     "RemoveClient",
@@ -277,6 +278,17 @@ class SavePlan(ButtonAction):
 
 
 @dataclass(frozen=True, slots=True)
+class PickTarget(ButtonAction):
+    """Choose where a plan's articles go: one of the owner's channels or groups, or (0) the
+    chat the plan is made in."""
+
+    code: ClassVar[str] = "tg"
+    patterns = (_DRAFT_ID, _SMALL_INT)
+    draft_id: str
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
 class PlanAction(OwnedAction):
     """Pause (p), resume (r) or delete (d) one of the owner's plans."""
 
@@ -299,6 +311,7 @@ Action = (
     | ChooseLanguage
     | SwitchAccount
     | SavePlan
+    | PickTarget
     | PlanAction
     | PickClient
     | ChangeChoices
@@ -325,6 +338,7 @@ _KINDS: dict[str, type[ButtonAction]] = {
         ChooseLanguage,
         SwitchAccount,
         SavePlan,
+        PickTarget,
         PlanAction,
         PickClient,
         ChangeChoices,

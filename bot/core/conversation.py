@@ -31,6 +31,7 @@ from bot.core.actions import (
     OwnedAction,
     PickClient,
     PickSize,
+    PickTarget,
     PickTone,
     PlanAction,
     RemoveClient,
@@ -76,7 +77,7 @@ from bot.core.screens import Effect
 from bot.core.states import Awaiting, JobStatus
 from bot.core.texts import LANGUAGES
 from bot.core.turn import AtOnce, CoreServices, Turn, language_of
-from storage import bookkeeping, drafts, jobs, users
+from storage import bookkeeping, drafts, jobs, targets, users
 from storage.models import ChatUser
 
 __all__ = ["COMMANDS", "Conversations", "OrderChoices"]
@@ -176,6 +177,28 @@ class Conversations:
             return user
 
         return await self.services.db.run(load)
+
+    async def chat_joined(self, origin: Origin, *, chat_id: str, title: str, joined: bool) -> None:
+        """Remember a channel or group the user added the bot to, as a target of their plans;
+        one it was removed from is forgotten for everyone."""
+        user_id = (await self._user(origin)).id
+        assert user_id is not None
+        now, platform = self.services.clock(), origin.chat.platform
+
+        def record(session: Session) -> None:
+            if joined:
+                targets.record_target(
+                    session,
+                    user_id=user_id,
+                    platform=platform,
+                    chat_id=chat_id,
+                    title=title,
+                    now=now,
+                )
+            else:
+                targets.drop_chat(session, platform=platform, chat_id=chat_id)
+
+        await self.services.db.run(record)
 
     async def first_time(self, source: str, update_id: str) -> bool:
         """Whether a platform update is new; a replayed one must have no effect."""
@@ -290,6 +313,8 @@ async def _pressed(turn: Turn, press: Press, data: str) -> None:
             await order.choices_changed(turn, action, press)
         case SavePlan() as action:
             await plan_summary.plan_saved(turn, action, press)
+        case PickTarget() as action:
+            await plan_making.target_picked(turn, action, press)
         case PlanAction() as action:
             await plan_listing.plan_pressed(turn, action, press)
         case _:

@@ -25,7 +25,13 @@ __all__ = ["ALLOWED_UPDATES", "TelegramRuntime", "running_telegram"]
 
 log = logging.getLogger(__name__)
 # The update kinds the handlers take; Telegram sends no others (reactions, polls, members).
-ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.CALLBACK_QUERY]
+# The bot's own membership tells which channels and groups a user added it to.
+ALLOWED_UPDATES = [
+    Update.MESSAGE,
+    Update.EDITED_MESSAGE,
+    Update.CALLBACK_QUERY,
+    Update.MY_CHAT_MEMBER,
+]
 
 
 @dataclass(frozen=True)

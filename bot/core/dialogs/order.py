@@ -55,6 +55,7 @@ __all__ = [
     "start_again",
     "start_bulk",
     "start_order",
+    "summary_again",
     "take_bulk_titles",
     "title_entered",
     "tone_picked",
@@ -562,6 +563,17 @@ async def _summary_blocks(
         blocks.append(paragraph(bold(f"{texts.summary_size}: "), words))
     blocks.append(paragraph(bold(f"{texts.summary_cost}: "), texts.money(draft.cost or Decimal(0))))
     return blocks
+
+
+async def summary_again(turn: Turn, draft_id: str, message_id: str | None) -> None:
+    """Show a ready draft's summary anew (a plan's target was chosen meanwhile)."""
+    draft = await _pressed_draft(turn, draft_id, frozenset({DraftStep.READY}))
+    if draft is None:
+        return
+    catalog = turn.services.catalog
+    tone = await catalog.tone(turn.user_id, draft.tone) if draft.tone is not None else None
+    size = await catalog.size(turn.user_id, draft.size) if draft.size is not None else None
+    await _show_summary(turn, draft, tone, size, message_id=message_id)
 
 
 async def _own_choices(turn: Turn, draft: Draft, sizes: Sequence[Size]) -> list[str] | None:

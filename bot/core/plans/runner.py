@@ -19,6 +19,7 @@ from bot.core import purchase
 from bot.core.errors import NotLoggedIn
 from bot.core.events import ChatAddress, Origin, UserKey
 from bot.core.plans.rhythm import Rhythm
+from bot.core.plans.targets import refusal
 from bot.core.plans.words import local_time
 from bot.core.states import RunStatus
 from bot.core.turn import CoreServices, Turn
@@ -98,6 +99,8 @@ class Planner:
     async def _prepare(self, turn: Turn, plan: Plan, run: PlanRun) -> str | None:
         """Check that the balance pays for the run, then link its order; the order's draft id,
         or None when the run stopped (told) or is another claimer's now."""
+        if await self._target_lost(turn, plan, run):
+            return None
         titles = _titles_of_run(plan)
         cost = await _cost(turn, plan, titles)
         balance = await turn.upstream(self.services.api.balance)
@@ -114,10 +117,33 @@ class Planner:
             return None
         draft = await turn.store(
             lambda s: plans.link_run_draft(
-                s, run=run, user_id=turn.user_id, titles=titles, cost=cost, plan=plan
+                s,
+                run=run,
+                user_id=turn.user_id,
+                titles=titles,
+                cost=cost,
+                plan=plan,
+                owner_chat_id=owner_chat(plan, turn.user).chat_id,
             )
         )
         return draft.id if draft is not None else None
+
+    async def _target_lost(self, turn: Turn, plan: Plan, run: PlanRun) -> bool:
+        """Whether the bot may no longer post to the plan's channel or group, or its owner left
+        it; then the run stops, the plan pauses, and the owner is told why."""
+        if plan.target_chat_id is None:
+            return False
+        why = await refusal(
+            self.services, plan.platform, plan.target_chat_id, turn.user.external_id
+        )
+        if why is None:
+            return False
+        calendar = turn.texts.calendar
+        text = calendar.run_target_lost.format(
+            target=plan.target_title or plan.target_chat_id, reason=calendar.refusal(why)
+        )
+        await self._stop(turn, plan, run, "target", text)
+        return True
 
     async def _order(self, turn: Turn, plan: Plan, run: PlanRun, draft_id: str) -> bool:
         """Submit and place the run's order; false when nothing was charged and it is to be

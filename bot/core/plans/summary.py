@@ -9,6 +9,7 @@ from sqlmodel import Session
 
 from bot.core.actions import SavePlan
 from bot.core.events import Press
+from bot.core.plans import targets as plan_targets
 from bot.core.plans.rhythm import Rhythm, next_runs
 from bot.core.plans.words import describe, local_time
 from bot.core.richtext import Block, BulletList, Span, bold, paragraph
@@ -38,6 +39,8 @@ async def show(
     if plan is None:
         turn.notice(turn.texts.stale_button)
         return
+    if await plan_targets.offer(turn, plan, draft, message_id=message_id):
+        return
     texts, calendar = turn.texts, turn.texts.calendar
     rhythm = Rhythm.decode(plan.rhythm)
     zone = ZoneInfo(plan.time_zone)
@@ -46,6 +49,7 @@ async def show(
     shown = tuple((Span(local_time(at, zone, calendar)),) for at in runs[:SHOWN_RUNS])
     blocks += [
         paragraph(bold(f"{calendar.summary_rhythm}: "), describe(rhythm, calendar)),
+        paragraph(bold(f"{calendar.summary_target}: "), plan.target_title or calendar.here),
         paragraph(bold(f"{calendar.summary_runs}:")),
         BulletList(shown),
     ]

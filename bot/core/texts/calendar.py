@@ -28,6 +28,7 @@ class CalendarTexts:
     ask_titles: str
     summary_rhythm: str
     summary_runs: str
+    summary_target: str
     summary_more_runs: str
     summary_titles: str
     summary_charged_when_run: str
@@ -39,11 +40,18 @@ class CalendarTexts:
     resumed: str
     deleted: str
     ask_target: str
+    button_here: str
+    # Why a run could not post to its channel or group, by ``PostingRefused``.
+    refusals: tuple[tuple[str, str], ...]
     run_placed: str
     run_low_balance: str
     run_skipped: str
     run_title_refused: str
     run_target_lost: str
+
+    def refusal(self, code: str) -> str:
+        """Why a run could not post to its target, in words."""
+        return dict(self.refusals).get(code, code)
 
     def reason(self, code: str | None) -> str:
         """Why a plan was paused, in words."""
@@ -85,6 +93,7 @@ TURKISH_CALENDAR = CalendarTexts(
     ),
     summary_rhythm="Zaman",
     summary_runs="Çalışma zamanları",
+    summary_target="Hedef",
     summary_more_runs="… ve {count} çalışma daha",
     summary_titles="{count} başlık",
     summary_charged_when_run=(
@@ -98,6 +107,13 @@ TURKISH_CALENDAR = CalendarTexts(
     resumed="Plan sürüyor. Sonraki çalışma: {next}.",
     deleted="Plan silindi.",
     ask_target="Makaleler nereye gönderilsin?",
+    button_here="Bu sohbet",
+    refusals=(
+        ("not_member", "bot artık orada değil"),
+        ("no_rights", "botun orada yazma yetkisi yok"),
+        ("owner_left", "siz artık orada üye değilsiniz"),
+        ("unknown", "Telegram izin vermedi"),
+    ),
     run_placed="Takvim ({time}): {placed}",
     run_low_balance=(
         "Planınızın {time} siparişi verilmedi: bakiyeniz ({balance}) {count} başlığın "
@@ -150,6 +166,7 @@ ENGLISH_CALENDAR = CalendarTexts(
     ),
     summary_rhythm="Time",
     summary_runs="Runs",
+    summary_target="Target",
     summary_more_runs="… and {count} more runs",
     summary_titles="{count} titles",
     summary_charged_when_run=(
@@ -163,6 +180,13 @@ ENGLISH_CALENDAR = CalendarTexts(
     resumed="Plan resumed. Next run: {next}.",
     deleted="Plan deleted.",
     ask_target="Where should the articles go?",
+    button_here="This chat",
+    refusals=(
+        ("not_member", "the bot is no longer there"),
+        ("no_rights", "the bot may not post there"),
+        ("owner_left", "you are no longer a member there"),
+        ("unknown", "Telegram would not allow it"),
+    ),
     run_placed="Calendar ({time}): {placed}",
     run_low_balance=(
         "Your plan's order of {time} was not placed: your balance ({balance}) does not pay "

@@ -1,4 +1,5 @@
-"""The content calendar: plans, and each run of a plan, claimed before it orders.
+"""The content calendar: plans, each run of a plan (claimed before it orders), the channels
+and groups a user added the bot to, and the owner's chat of an order sent to one.
 
 Revision ID: 0008
 Revises: 0007
@@ -38,6 +39,7 @@ def upgrade() -> None:
         sa.Column("thread_id", sa.String(length=64), nullable=True),
         sa.Column("target_chat_id", sa.String(length=64), nullable=True),
         sa.Column("target_title", sa.String(length=255), nullable=True),
+        sa.Column("target_asked", sa.Boolean(), nullable=False),
         sa.Column("paused_reason", sa.String(length=32), nullable=True),
         sa.Column("next_run_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
@@ -80,9 +82,39 @@ def upgrade() -> None:
     )
     op.create_index("ix_plan_run_plan_id", "plan_run", ["plan_id"])
     op.create_index("ix_plan_run_draft_id", "plan_run", ["draft_id"])
+    op.create_table(
+        "chat_target",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("chat_user_id", sa.Integer(), nullable=False),
+        sa.Column("platform", sa.String(length=16), nullable=False),
+        sa.Column("chat_id", sa.String(length=64), nullable=False),
+        sa.Column("title", sa.String(length=255), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["chat_user_id"],
+            ["chat_user.id"],
+            name="fk_chat_target_chat_user_id_chat_user",
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name="pk_chat_target"),
+        sa.UniqueConstraint(
+            "chat_user_id",
+            "platform",
+            "chat_id",
+            name="uq_chat_target_chat_user_id_platform_chat_id",
+        ),
+    )
+    op.create_index("ix_chat_target_chat_user_id", "chat_target", ["chat_user_id"])
+    for table in ("draft", "job"):
+        with op.batch_alter_table(table) as batch_op:
+            batch_op.add_column(sa.Column("owner_chat_id", sa.String(length=64), nullable=True))
 
 
 def downgrade() -> None:
     """Undo this revision."""
+    for table in ("job", "draft"):
+        with op.batch_alter_table(table) as batch_op:
+            batch_op.drop_column("owner_chat_id")
+    op.drop_table("chat_target")
     op.drop_table("plan_run")
     op.drop_table("plan")
