@@ -34,10 +34,15 @@ log = logging.getLogger(__name__)
 LATE = timedelta(hours=1)
 
 
+# Platforms where a user's id addresses their private chat with the bot (a Slack user id, a
+# DM; a Telegram user id, their private chat).
+_USER_IS_CHAT = frozenset({"telegram", "slack"})
+
+
 def owner_chat(plan: Plan, user: ChatUser) -> ChatAddress:
-    """Where the plan's owner is told about it: their private chat on Telegram (a user's id is
-    their private chat's), else the chat the plan was made in, for them."""
-    if plan.platform == "telegram":
+    """Where the plan's owner is told about it, privately where the platform allows: never in
+    a channel, whose readers need not see a plan's notices."""
+    if plan.platform in _USER_IS_CHAT:
         return ChatAddress(plan.platform, user.external_id, None, user.external_id)
     return ChatAddress(plan.platform, plan.chat_id, plan.thread_id, user.external_id)
 
