@@ -20,6 +20,7 @@ __all__ = [
     "finish_run",
     "get_plan",
     "link_run_draft",
+    "pause_plans_of_client",
     "plan_of_draft",
     "plans_of_user",
     "save_plan",
@@ -269,3 +270,17 @@ def set_target(session: Session, *, plan_id: int, chat_id: str | None, title: st
         .where(col(Plan.id) == plan_id, col(Plan.status) == PlanStatus.MAKING)
         .values(target_chat_id=chat_id, target_title=title, target_asked=True)
     )
+
+
+def pause_plans_of_client(session: Session, *, user_id: int, client_id: int) -> int:
+    """Pause the user's running plans for a client being removed; how many there were."""
+    result = session.exec(
+        update(Plan)
+        .where(
+            col(Plan.chat_user_id) == user_id,
+            col(Plan.client_id) == client_id,
+            col(Plan.status) == PlanStatus.ACTIVE,
+        )
+        .values(status=PlanStatus.PAUSED, paused_reason="client")
+    )
+    return result.rowcount

@@ -107,3 +107,25 @@ async def test_a_run_the_balance_cannot_pay_orders_nothing_and_pauses_the_plan(
         listing = await chat.say("/takvim")
         assert "Duraklatıldı (bakiye yetersiz)" in texts(listing)
         assert "▶ Sürdür 1" in labels(listing)
+
+
+async def test_a_plan_asks_its_client_and_removing_the_client_pauses_it(tmp_path: Path) -> None:
+    async with harness(tmp_path) as h:
+        chat = h.chat()
+        await chat.login()
+        await chat.say("/musteriler")
+        await chat.press("Müşteri ekle")
+        await chat.say("Acme")
+        asked = await chat.say(f"/takvim her gün 09:00: {FIRST}")
+        assert "Hangi müşteri için?" in texts(asked)
+        await chat.press("Acme")
+        await chat.press("Samimi")
+        summary = texts(await chat.press("Kısa"))
+        assert "Müşteri: Acme" in summary
+        assert "Zaman: her gün 09:00" in summary
+        assert "Plan kaydedildi" in texts(await chat.press("Onayla"))
+
+        await chat.say("/musteriler")
+        await chat.press("Sil")
+        listing = texts(await chat.say("/takvim"))
+        assert "Duraklatıldı (müşteri silindi)" in listing

@@ -5,6 +5,8 @@ A removed client is only marked, so its past orders keep its name (bot.core.clie
 
 from __future__ import annotations
 
+from sqlmodel import Session
+
 from bot.api import Size, Tone
 from bot.core import clients
 from bot.core.actions import AddClient, ClientDefaults, ClientSize, ClientTone, RemoveClient
@@ -16,6 +18,7 @@ from bot.core.states import Awaiting
 from bot.core.texts import Texts, in_every_language
 from bot.core.turn import Turn, text_screen
 from storage import clients as stored
+from storage import plans
 
 __all__ = [
     "add_pressed",
@@ -198,7 +201,11 @@ async def remove_pressed(turn: Turn, action: RemoveClient, press: Press) -> None
     if client is None:
         return
     now = turn.services.clock()
-    await turn.store(
-        lambda s: stored.remove_client(s, user_id=turn.user_id, client_id=action.client, now=now)
-    )
+
+    def remove(session: Session) -> None:
+        if stored.remove_client(session, user_id=turn.user_id, client_id=action.client, now=now):
+            # Its plans would go on ordering for a client that is gone.
+            plans.pause_plans_of_client(session, user_id=turn.user_id, client_id=action.client)
+
+    await turn.store(remove)
     await _show_list(turn, press.message_id, turn.texts.client_removed.format(name=client.name))

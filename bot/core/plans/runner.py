@@ -21,9 +21,9 @@ from bot.core.events import ChatAddress, Origin, UserKey
 from bot.core.plans.rhythm import Rhythm
 from bot.core.plans.targets import refusal
 from bot.core.plans.words import local_time
-from bot.core.states import RunStatus
+from bot.core.states import DraftStep, RunStatus
 from bot.core.turn import CoreServices, Turn
-from storage import plans, users
+from storage import drafts, plans, users
 from storage.models import ChatUser, Plan, PlanRun
 
 __all__ = ["LATE", "Planner", "owner_chat"]
@@ -161,10 +161,20 @@ class Planner:
         placed = await purchase.place(turn, draft)
         calendar = turn.texts.calendar
         when = local_time(run.run_at, ZoneInfo(plan.time_zone), calendar)
-        await self._tell(turn, plan, calendar.run_placed.format(time=when, placed=placed.text))
+        text = calendar.run_placed.format(time=when, placed=placed.text)
+        if await self._refused(draft.id):
+            # Refused by the service: skipped, and named, so the plan goes on with the next.
+            titles = ", ".join(drafts.draft_titles(draft))
+            text = calendar.run_title_refused.format(title=titles, reason=placed.text)
+        await self._tell(turn, plan, text)
         for job in placed.jobs:
             await self.services.outbox.announce(job)
         return not placed.retry
+
+    async def _refused(self, draft_id: str) -> bool:
+        """Whether the service refused the run's order (closed as failed, nothing charged)."""
+        draft = await self.services.db.run(lambda s: drafts.get_draft(s, draft_id=draft_id))
+        return draft is not None and draft.step is DraftStep.FAILED
 
     async def _skip(self, turn: Turn, plan: Plan, run: PlanRun, now: datetime) -> None:
         """Skip a run missed by over an hour; a repeating plan goes on at its next time."""
