@@ -129,3 +129,24 @@ async def test_a_plan_asks_its_client_and_removing_the_client_pauses_it(tmp_path
         await chat.press("Sil")
         listing = texts(await chat.say("/takvim"))
         assert "Duraklatıldı (müşteri silindi)" in listing
+
+
+async def test_a_plan_is_paused_resumed_and_deleted_with_its_buttons(tmp_path: Path) -> None:
+    async with harness(tmp_path) as h:
+        chat = h.chat()
+        await chat.login()
+        at = minute_ahead(h, 5)
+        await plan(chat, f"/takvim her gün {at.astimezone(ISTANBUL):%H:%M}: {FIRST}; {SECOND}")
+        await chat.say("/takvim")
+        paused = texts(await chat.press("⏸ Duraklat 1"))
+        assert "Plan duraklatıldı." in paused
+        assert "Duraklatıldı (sizin isteğinizle)" in paused
+        h.clock.now = at
+        await h.bot.planner.run_due()
+        assert h.sandbox is not None
+        assert h.sandbox.state.create_count == 0, "a paused plan does not run"
+        resumed = texts(await chat.press("▶ Sürdür 1"))
+        assert f"sonraki: {wall(at + timedelta(days=1))} · kalan: 2 başlık" in resumed
+        deleted = texts(await chat.press("🗑 Sil 1"))
+        assert "Plan silindi." in deleted
+        assert "Henüz planınız yok" in deleted

@@ -88,20 +88,19 @@ async def plan_pressed(turn: Turn, action: PlanAction, press: Press) -> None:
     if plan is None or plan.chat_user_id != turn.user_id or plan.status not in plans.LISTED:
         turn.notice(turn.texts.stale_button)
         return
-    match action.operation:
-        case "p":
-            moved = await _move(turn, plan, PlanStatus.PAUSED, (PlanStatus.ACTIVE,), "user")
-            done = calendar.paused_done
-        case "r":
-            at = resumed_at(plan, now)
-            moved = at is not None and await _move(
-                turn, plan, PlanStatus.ACTIVE, (PlanStatus.PAUSED,), None, at
-            )
-            shown = local_time(at, ZoneInfo(plan.time_zone), calendar) if at else "-"
-            done = calendar.resumed.format(next=shown)
-        case _:
-            moved = await _move(turn, plan, PlanStatus.DELETED, plans.LISTED, None)
-            done = calendar.deleted
+    if action.operation == _PAUSE:
+        moved = await _move(turn, plan, PlanStatus.PAUSED, (PlanStatus.ACTIVE,), "user")
+        done = calendar.paused_done
+    elif action.operation == _RESUME:
+        at = resumed_at(plan, now)
+        moved = at is not None and await _move(
+            turn, plan, PlanStatus.ACTIVE, (PlanStatus.PAUSED,), None, at
+        )
+        shown = local_time(at, ZoneInfo(plan.time_zone), calendar) if at else "-"
+        done = calendar.resumed.format(next=shown)
+    else:
+        moved = await _move(turn, plan, PlanStatus.DELETED, plans.LISTED, None)
+        done = calendar.deleted
     turn.notice(done if moved else turn.texts.stale_button)
     await show_plans(turn, message_id=press.message_id)
 
