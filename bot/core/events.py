@@ -100,6 +100,8 @@ class OrderForm:
     title: str
     tone: int
     size: int
+    # The client chosen (0: none); None where the form offered no client.
+    client: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,3 +39,5 @@ class OrderChoices:
 
     tones: tuple[tuple[int, str], ...]
     sizes: tuple[tuple[int, str], ...]
+    # The user's clients, "Müşterisiz" (0) first; empty for a user without clients.
+    clients: tuple[tuple[int, str], ...] = ()

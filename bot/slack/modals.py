@@ -14,6 +14,7 @@ from bot.slack import render
 from bot.slack.texts import SlackTexts
 
 __all__ = [
+    "CLIENT",
     "EMAIL",
     "LOGIN",
     "ORDER",
@@ -34,6 +35,7 @@ __all__ = [
 LOGIN, ORDER = "login", "order"
 # Block ids of the inputs; every input element has the action id ``_VALUE``.
 EMAIL, PASSWORD, TITLE, TONE, SIZE = "email", "password", "title", "tone", "size"
+CLIENT = "client"
 _VALUE = "value"
 _OPTION_LIMIT = 75
 
@@ -119,6 +121,11 @@ def order_view(texts: SlackTexts, choices: OrderChoices, origin: ModalOrigin) ->
         _input(TONE, texts.tone_label, _select(texts, choices.tones)),
         _input(SIZE, texts.size_label, _select(texts, choices.sizes)),
     ]
+    if choices.clients:
+        # Offered first, as the dialog asks it first; "Müşterisiz" is chosen unless changed.
+        element = _select(texts, choices.clients)
+        element["initial_option"] = element["options"][0]
+        blocks.insert(0, _input(CLIENT, texts.client_label, element))
     view = _modal(ORDER, texts.order_title, texts, blocks, origin.encode())
     return {**view, "submit": _plain(texts.order_submit)}
 

@@ -27,6 +27,7 @@ class SlackTexts:
     loading: str
     # ``{channel}`` is a mrkdwn channel link.
     dm_note: str
+    client_label: str
 
 
 _TURKISH = SlackTexts(
@@ -47,6 +48,7 @@ _TURKISH = SlackTexts(
     choose="Seçin",
     loading="Seçenekler yükleniyor…",
     dm_note="{channel} kanalına yazamadığım için buraya gönderiyorum.",
+    client_label="Müşteri",
 )
 
 _ENGLISH = SlackTexts(
@@ -67,6 +69,7 @@ _ENGLISH = SlackTexts(
     choose="Choose",
     loading="Loading the choices…",
     dm_note="I could not post in {channel}, so I am sending it here.",
+    client_label="Client",
 )
 
 _LANGUAGES = {"tr": _TURKISH, "en": _ENGLISH}

@@ -321,3 +321,33 @@ def test_a_bad_key_or_database_is_one_line_naming_it(
     assert variable in lines[0]
     assert problem in lines[0]
     assert "Traceback" not in (tmp_path / "data" / "shell.log").read_text()
+
+
+def test_a_client_with_defaults_orders_and_the_csv_and_the_card_follow(tmp_path: Path) -> None:
+    script = "\n".join(
+        [
+            "/giris demo@example.com Demo12345",
+            "/musteriler",
+            "Müşteri ekle",
+            "Acme Blog",
+            "Varsayılanlar · Acme Blog",
+            "Samimi",
+            "Orta",
+            f"/yaz {TITLE}",
+            "Acme Blog",
+            "Onayla",
+            "/harcamalar",
+            "CSV",
+        ]
+    )
+    done = run_piped(tmp_path, script + "\n")
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    assert "Acme Blog için varsayılanlar: Samimi, Orta" in out
+    assert "Hangi müşteri için?" in out
+    assert "Müşteri: Acme Blog" in out
+    assert "Acme Blog: 25,00 TL / 0,00 TL" in out
+    (saved,) = (tmp_path / "data").rglob("siparisler.csv")
+    rows = saved.read_text(encoding="utf-8-sig").splitlines()
+    assert rows[1].split(";")[1:6] == ["Acme Blog", TITLE, "Samimi", "Orta", "25,00"]
+    assert re.search(r"Kalite kartı\s+Kelime: \d+ \(sipariş: 800-1200\) [✓✗]", out)

@@ -72,14 +72,17 @@ async def channel_post(rig: SlackRig, channel: str) -> dict[str, Any]:
 
 
 async def delivered(rig: SlackRig, channel: str, post: dict[str, Any]) -> list[dict[str, Any]]:
-    """Wait for the article's file in the post's thread; the thread's text messages."""
+    """Wait for the article's file in the post's thread; the thread's text messages, without
+    the quality card that ends them."""
     await rig.slack.wait_for(lambda: len(rig.slack.files) == 2, timeout=15)
     await rig.slack.wait_for(
         lambda: "Makaleniz hazır" in text_of(rig.slack.messages(channel)[0]), timeout=15
     )
     for file in rig.slack.files:
         assert (file.channel_id, file.thread_ts) == (channel, post["ts"])
-    return [m for m in rig.slack.messages(channel, post["ts"]) if not m.get("files")]
+    *parts, card = [m for m in rig.slack.messages(channel, post["ts"]) if not m.get("files")]
+    assert "Kalite kartı" in text_of(card)
+    return parts
 
 
 async def test_every_command_answers_the_user_alone(

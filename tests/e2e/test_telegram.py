@@ -182,7 +182,8 @@ async def test_a_long_article_arrives_whole_in_parts_under_the_limit(rig: Rig) -
     summary = await order(rig, VERY_LONG)
     await rig.presses(ALICE, summary, "Onayla", "Siparişiniz alındı")
     rig.sandbox.state.clock.advance(3000)
-    await rig.until(ALICE, "Makaleniz hazır", timeout=15)
+    # Many paced messages: the parts, two files and the quality card.
+    await rig.until(ALICE, "Makaleniz hazır", timeout=25)
     document = next(m.document for m in rig.bot_messages(ALICE) if m.document)
     content = document.content.decode()
     assert len(content) > 12_000

@@ -244,8 +244,11 @@ async def test_articles_list_and_open(h: Harness) -> None:
     assert "Hazır" in texts(ready)
     opened = await chat.press("Aç 1", ready[-1].screen)
     assert opened[0].screen.text.startswith(TITLE)
-    assert opened[-2].document.filename == "yapay-zeka-ile-icerik-uretimi.md"
-    assert opened[-1].document.filename == "yapay-zeka-ile-icerik-uretimi.html"
+    *_, markdown, html, card = opened
+    assert markdown.document.filename == "yapay-zeka-ile-icerik-uretimi.md"
+    assert html.document.filename == "yapay-zeka-ile-icerik-uretimi.html"
+    assert card.screen.text.startswith("Kalite kartı")
+    assert "(sipariş: 300-500)" in card.screen.text, "the size the bot ordered"
 
 
 async def test_articles_are_paged(h: Harness) -> None:

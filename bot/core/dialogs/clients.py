@@ -5,6 +5,8 @@ A removed client is only marked, so its past orders keep its name (bot.core.clie
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from sqlmodel import Session
 
 from bot.api import Size, Tone
@@ -164,7 +166,11 @@ async def default_tone_picked(turn: Turn, action: ClientTone, press: Press) -> N
     rows = tuple(
         (
             Button(
-                f"{texts.size_name(size)} ({size.words})",
+                texts.size_label.format(
+                    name=texts.size_name(size),
+                    words=size.words,
+                    cost=texts.money(size.cost or Decimal(0)),
+                ),
                 ClientSize(turn.user_id, action.client, action.tone, size.id).encode(),
                 aliases=_size_aliases(size),
             ),

@@ -310,11 +310,14 @@ async def form_submitted(turn: Turn, form: OrderForm) -> None:
     problem = title_problem(turn.texts, title)
     tone = await turn.services.catalog.tone(turn.user_id, form.tone)
     size = await turn.services.catalog.size(turn.user_id, form.size)
-    if problem or tone is None or size is None:
+    client = await clients.client_by_id(turn, form.client)
+    gone = bool(form.client) and (client is None or client.removed_at is not None)
+    if problem or tone is None or size is None or gone:
         turn.say(problem or turn.texts.stale_button)
         return
     draft = await new_draft(turn, DraftKind.SINGLE)
     draft.title, draft.tone = title, tone.id
+    draft.client_id, draft.client_chosen = (client.id if client else None), True
     await _show_summary(turn, draft, tone, size, message_id=None)
 
 
@@ -323,9 +326,11 @@ async def choices(turn: Turn) -> OrderChoices:
     await turn.services.accounts.require(turn.user_id)
     tones = await turn.services.catalog.tones(turn.user_id)
     sizes = await turn.services.catalog.sizes(turn.user_id)
+    live = [(c.id, c.name) for c in await clients.live_clients(turn) if c.id is not None]
     return OrderChoices(
         tones=tuple((tone.id, turn.texts.tone_name(tone)) for tone in tones),
         sizes=tuple((size.id, _size_label(turn.texts, size, 1)) for size in sizes),
+        clients=((clients.NO_CLIENT, turn.texts.button_no_client), *live) if live else (),
     )
 
 

@@ -179,7 +179,8 @@ async def csv_pressed(turn: Turn, action: SpendingCsv, press: Press) -> None:
     content = orders_csv(
         texts, orders, clients=known, tones=tones, sizes=sizes, zone=turn.services.zone
     )
-    turn.effects.append(SendDocument(Document(texts.csv_filename, content)))
+    caption = texts.csv_caption.format(count=len(orders))
+    turn.effects.append(SendDocument(Document(texts.csv_filename, content, caption)))
 
 
 async def _charges(turn: Turn) -> list[Charge]:

@@ -217,6 +217,7 @@ class Texts:
     button_csv: str
     csv_columns: tuple[str, ...]
     csv_filename: str
+    csv_caption: str
     csv_states: tuple[tuple[str, str], ...]
 
     # The quality card after each article.

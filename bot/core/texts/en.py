@@ -248,6 +248,7 @@ ENGLISH = Texts(
     button_csv="CSV",
     csv_columns=("Date", "Client", "Title", "Tone", "Size", "Cost", "State"),
     csv_filename="orders.csv",
+    csv_caption="Your orders ({count})",
     csv_states=(
         ("pending", "Being written"),
         ("finished", "Ready"),

@@ -249,6 +249,7 @@ TURKISH = Texts(
     button_csv="CSV",
     csv_columns=("Tarih", "Müşteri", "Başlık", "Ton", "Boyut", "Tutar", "Durum"),
     csv_filename="siparisler.csv",
+    csv_caption="Siparişleriniz ({count})",
     csv_states=(
         ("pending", "Yazılıyor"),
         ("finished", "Hazır"),

@@ -12,6 +12,7 @@ from bot.core.events import LoginForm, OrderForm
 from bot.core.forms import looks_like_email, title_problem
 from bot.slack.context import SlackDeps, deps_of
 from bot.slack.modals import (
+    CLIENT,
     EMAIL,
     LOGIN,
     ORDER,
@@ -66,7 +67,9 @@ async def order_submitted(
         await ack(response_action="errors", errors={TITLE: problem})
         return
     await ack()
-    await _answer(deps, body, view, OrderForm(title, selected(view, TONE), selected(view, SIZE)))
+    client = selected(view, CLIENT) if CLIENT in view["state"]["values"] else None
+    form = OrderForm(title, selected(view, TONE), selected(view, SIZE), client)
+    await _answer(deps, body, view, form)
 
 
 def register(app: AsyncApp) -> None:
