@@ -19,7 +19,7 @@ from bot.core.turn import Turn, text_screen
 from storage import plans, targets
 from storage.models import Plan
 
-__all__ = ["start_plan", "target_picked"]
+__all__ = ["rhythm_and_titles", "start_plan", "target_picked"]
 
 # The rhythm ends at the first colon followed by a space or a line, so a title may hold one
 # ("Yapay zekâ: 5 yöntem") and the time's own colon ("09:00") never ends it.
@@ -33,7 +33,7 @@ async def start_plan(turn: Turn, command: Command) -> None:
         return
     await turn.services.accounts.require(turn.user_id)
     calendar = turn.texts.calendar
-    head, titles = _rhythm_and_titles(command.args.strip())
+    head, titles = rhythm_and_titles(command.args.strip())
     rhythm = read_rhythm(head)
     if rhythm is None:
         turn.say(calendar.bad_rhythm)
@@ -62,7 +62,8 @@ async def start_plan(turn: Turn, command: Command) -> None:
     turn.send(Screen(prompt.blocks, multiline_input=True))
 
 
-def _rhythm_and_titles(text: str) -> tuple[str, str]:
+def rhythm_and_titles(text: str) -> tuple[str, str]:
+    """The rhythm, and the titles after the first ``: `` (or colon ending a line)."""
     parts = _RHYTHM_END.split(text, maxsplit=1)
     return parts[0], parts[1] if len(parts) > 1 else ""
 
