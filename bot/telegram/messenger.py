@@ -30,7 +30,15 @@ DEFAULTS = Defaults(
 )
 log = logging.getLogger(__name__)
 # Answers that mean the chat is gone for good, not that the send hit a passing problem.
-_GONE = ("chat not found", "user is deactivated", "bot was kicked", "have no rights to send")
+_GONE = (
+    "chat not found",
+    "user is deactivated",
+    "bot was kicked",
+    "have no rights to send",
+    # A channel or group whose admins took the bot's right to post.
+    "need administrator rights",
+    "not enough rights to send",
+)
 
 
 def _thread(chat: ChatAddress) -> int | None:

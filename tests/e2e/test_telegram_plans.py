@@ -116,3 +116,21 @@ async def test_a_channel_as_target_then_lost_rights_pause_the_plan(rig: Rig) -> 
     assert rig.sandbox.state.create_count == 1, "the second run orders nothing"
     listing = await rig.says(ALICE, "/takvim", "Planlarınız")
     assert "Duraklatıldı (hedefe yazılamıyor)" in (listing.text or "")
+
+
+async def test_a_paid_article_its_channel_no_longer_takes_goes_to_the_owner(rig: Rig) -> None:
+    await rig.log_in()
+    rig.telegram.bot_added(ALICE, CHANNEL, title="Acme Blog")
+    at = next_minute(rig, 2)
+    await write_plan(rig, f"/takvim {wall(at)}: {TITLE}", target="Acme Blog")
+    clock_of(rig).now = at
+    await rig.telegram.wait_for(lambda: rig.sandbox.state.create_count == 1)
+    # Ordered and paid; then the channel's admin takes the bot's right to post away.
+    rig.telegram.bot_added(ALICE, CHANNEL, title="Acme Blog", can_post=False)
+    rig.sandbox.state.clock.advance(600)
+    await rig.telegram.wait_for(
+        lambda: any(m.document for m in rig.bot_messages(ALICE)), timeout=20
+    )
+    assert any((m.text or "").startswith(TITLE) for m in rig.bot_messages(ALICE))
+    assert rig.bot_messages(CHANNEL) == []
+    assert rig.sandbox.state.create_count == 1
