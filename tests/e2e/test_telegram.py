@@ -258,6 +258,7 @@ async def test_the_command_menu_is_registered_in_both_languages(rig: Rig) -> Non
     assert {menu.get("language_code") for menu in menus} == {None, "en"}
     for menu in menus:
         assert "harcamalar" in str(menu["commands"])
+        assert "musteriler" in str(menu["commands"])
 
 
 async def test_spending_shows_the_charged_order_and_the_balance(rig: Rig) -> None:
