@@ -28,8 +28,9 @@ from bot.core.clock import Clock, system_clock
 from bot.core.conversation import Conversations
 from bot.core.delivery import Delivery
 from bot.core.operations import Operations
+from bot.core.plans.runner import Planner
 from bot.core.ports import Messenger
-from bot.core.scheduler import schedule_housekeeping, schedule_polling
+from bot.core.scheduler import schedule_housekeeping, schedule_plans, schedule_polling
 from bot.core.turn import CoreServices
 from bot.core.upstream import Upstream
 from bot.health import Connected, HealthCheck
@@ -76,6 +77,7 @@ class Bot:
     db: Database
     # What encrypts stored tokens: upstream sessions, and the Slack workspaces' bot tokens.
     cipher: TokenCipher
+    planner: Planner
 
     async def stop_delivery(self) -> None:
         """Stop the poller and let a round under way finish, while the messengers are there."""
@@ -165,6 +167,8 @@ async def running_bot(
     settings.require("article_api_url")
     assert settings.article_api_url is not None
     clock = clock or system_clock
+    # Unique per start: a restarted process must not take a dead one's leases for its own.
+    owner = owner or f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
     cipher = token_cipher(settings)
     db = Database.connect(settings.effective_database_url)
     async with AsyncExitStack() as stack:
@@ -200,8 +204,7 @@ async def running_bot(
             accounts=accounts,
             messengers=messengers,
             clock=clock,
-            # Unique per start: a restarted process must not take a dead one's leases for its own.
-            owner=owner or f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}",
+            owner=owner,
             poll_interval=timedelta(seconds=settings.poll_interval_seconds),
             lease_for=timedelta(seconds=settings.delivery_lease_seconds),
             job_timeout=timedelta(hours=settings.job_timeout_hours),
@@ -226,6 +229,8 @@ async def running_bot(
         scheduler = AsyncIOScheduler()
         schedule_polling(scheduler, delivery, timedelta(seconds=settings.poll_interval_seconds))
         schedule_housekeeping(scheduler, db, clock)
+        planner = Planner(services, owner)
+        schedule_plans(scheduler, planner, timedelta(seconds=settings.poll_interval_seconds))
         stack.callback(_stop_scheduler, scheduler)
         stack.push_async_callback(delivery.stop)
         yield Bot(
@@ -238,6 +243,7 @@ async def running_bot(
             operations,
             db,
             cipher,
+            planner,
         )
 
 
@@ -279,8 +285,15 @@ def configured_platforms(settings: Settings) -> tuple[str, ...]:
     return tuple(name for name in CHAT_PLATFORMS if settings.chat_configured(name))
 
 
-async def serve_chats(settings: Settings, platforms: tuple[str, ...], stop: asyncio.Event) -> None:
-    """Run the core and these chat platforms in this process until ``stop`` is set."""
+async def serve_chats(
+    settings: Settings,
+    platforms: tuple[str, ...],
+    stop: asyncio.Event,
+    *,
+    clock: Clock | None = None,
+) -> None:
+    """Run the core and these chat platforms in this process until ``stop`` is set; ``clock``
+    is the core's time (tests move it)."""
     if not platforms:
         raise ConfigError(
             "no chat platform is configured: set TELEGRAM_BOT_TOKEN (or SLACK_BOT_TOKEN), "
@@ -289,7 +302,7 @@ async def serve_chats(settings: Settings, platforms: tuple[str, ...], stop: asyn
     settings.require("article_api_url")
     for name in platforms:
         settings.require_chat(name)
-    async with running_bot(settings) as bot, AsyncExitStack() as adapters:
+    async with running_bot(settings, clock=clock) as bot, AsyncExitStack() as adapters:
         runtimes: list[TelegramRuntime | SlackRuntime] = []
         if "telegram" in platforms:
             runtimes.append(

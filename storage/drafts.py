@@ -18,6 +18,7 @@ __all__ = [
     "draft_items",
     "draft_titles",
     "get_draft",
+    "new_draft_id",
     "open_draft",
     "prune_drafts",
     "release_submission",
@@ -34,7 +35,7 @@ def create_draft(
 ) -> Draft:
     """A new draft waiting for its title; its short random id goes into its buttons."""
     draft = Draft(
-        id=secrets.token_urlsafe(6),
+        id=new_draft_id(),
         chat_user_id=user_id,
         chat_id=chat_id,
         thread_id=thread_id,
@@ -43,6 +44,11 @@ def create_draft(
     session.add(draft)
     session.flush()
     return draft
+
+
+def new_draft_id() -> str:
+    """A draft's short random id; it goes into its buttons."""
+    return secrets.token_urlsafe(6)
 
 
 def get_draft(session: Session, *, draft_id: str) -> Draft | None:
@@ -98,6 +104,8 @@ def claim_for_submission(
             col(Draft.id) == draft_id,
             col(Draft.chat_user_id) == user_id,
             col(Draft.step) == DraftStep.READY,
+            # A plan's draft is saved, never paid: its runs are orders of their own.
+            col(Draft.kind) != DraftKind.PLAN,
         )
         .values(step=DraftStep.SUBMITTED, submitted_at=now)
     )
@@ -138,7 +146,7 @@ def prune_drafts(session: Session, *, closed_before: datetime, idle_before: date
 
 def draft_titles(draft: Draft) -> list[str]:
     """The titles the draft orders: a bulk draft's list, or a single draft's one title."""
-    if draft.kind is DraftKind.BULK:
+    if draft.kind is not DraftKind.SINGLE:
         return list(draft.titles or [])
     return [draft.title or ""]
 

@@ -24,6 +24,7 @@ __all__ = [
     "postpone_job",
     "record_file",
     "record_part",
+    "redirect_to_owner",
     "release_jobs",
     "renew_leases",
     "save_job",
@@ -63,6 +64,7 @@ def draft_job(
         next_poll_at=next_poll_at,
         created_at=created_at,
         client_id=draft.client_id,
+        owner_chat_id=draft.owner_chat_id,
     )
 
 
@@ -270,6 +272,30 @@ def settle_job(
             status=status,
             failures=failures,
             next_poll_at=next_poll_at,
+            lease_owner=None,
+            lease_until=None,
+        )
+    )
+    return result.rowcount == 1
+
+
+def redirect_to_owner(session: Session, *, job_id: int, owner: str, now: datetime) -> bool:
+    """Send a plan's article to its owner's private chat instead of the channel that no longer
+    takes it, whole and at once; fenced on the lease."""
+    result = session.exec(
+        update(Job)
+        .where(
+            col(Job.id) == job_id,
+            col(Job.lease_owner) == owner,
+            col(Job.owner_chat_id).is_not(None),
+        )
+        .values(
+            chat_id=col(Job.owner_chat_id),
+            owner_chat_id=None,
+            thread_id=None,
+            parts_sent=0,
+            file_sent=False,
+            next_poll_at=now,
             lease_owner=None,
             lease_until=None,
         )

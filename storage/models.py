@@ -11,12 +11,13 @@ from decimal import Decimal
 from sqlalchemy import JSON, Column, Index, Integer, Numeric, String, Text, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
-from bot.core.states import Awaiting, DraftKind, DraftStep, JobStatus
+from bot.core.states import Awaiting, DraftKind, DraftStep, JobStatus, PlanStatus, RunStatus
 from storage.column_types import StrEnumType, UTCDateTime
 
 __all__ = [
     "ArticleShare",
     "Awaiting",
+    "ChatTarget",
     "ChatUser",
     "Client",
     "Draft",
@@ -25,7 +26,11 @@ __all__ = [
     "Job",
     "JobStatus",
     "LoginAttempt",
+    "Plan",
+    "PlanRun",
+    "PlanStatus",
     "ProcessedUpdate",
+    "RunStatus",
     "SlackInstallation",
     "SlackOAuthState",
     "UpstreamSession",
@@ -158,6 +163,8 @@ class Draft(SQLModel, table=True):
     client_chosen: bool = False
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
     submitted_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+    # A plan's run to a channel: the owner's private chat, for all but the article itself.
+    owner_chat_id: str | None = Field(default=None, sa_type=String(64))
 
 
 class Job(SQLModel, table=True):
@@ -198,6 +205,8 @@ class Job(SQLModel, table=True):
     delivered_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
     lease_owner: str | None = Field(default=None, sa_type=String(64))
     lease_until: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+    # An article for a plan's channel: the owner's private chat, where its progress and card go.
+    owner_chat_id: str | None = Field(default=None, sa_type=String(64))
     # The client the order was for; None for an order without one.
     client_id: int | None = Field(
         default=None, foreign_key="client.id", index=True, ondelete="SET NULL"
@@ -274,3 +283,79 @@ class SlackOAuthState(SQLModel, table=True):
 
     state: str = Field(primary_key=True, sa_type=String(128))
     expires_at: datetime = Field(sa_column=_timestamp(index=True))
+
+
+# The content calendar: plans, and each of their runs.
+
+
+class Plan(SQLModel, table=True):
+    """A plan of the content calendar: titles ordered at the times of its rhythm."""
+
+    __tablename__ = "plan"
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_user_id: int = Field(foreign_key="chat_user.id", index=True, ondelete="CASCADE")
+    # The draft it was written in: titles, tone and size until it is saved.
+    draft_id: str | None = Field(
+        default=None, foreign_key="draft.id", sa_type=String(12), index=True, ondelete="SET NULL"
+    )
+    status: PlanStatus = Field(default=PlanStatus.MAKING, sa_type=StrEnumType(PlanStatus, 12))
+    rhythm: str = Field(sa_type=String(64))
+    time_zone: str = Field(sa_type=String(64))
+    titles: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    title_choices: list[list[int | None]] | None = Field(
+        default=None, sa_column=Column(JSON, nullable=True)
+    )
+    # How many of its titles were ordered (or skipped) so far.
+    next_title: int = 0
+    tone: int | None = None
+    size: int | None = None
+    cost: Decimal | None = Field(default=None, sa_column=Column(Numeric(12, 2), nullable=True))
+    client_id: int | None = Field(default=None, foreign_key="client.id", ondelete="SET NULL")
+    platform: str = Field(sa_type=String(16))
+    chat_id: str = Field(sa_type=String(64))
+    thread_id: str | None = Field(default=None, sa_type=String(64))
+    # Where its articles go when not the chat it was made in, and that chat's title.
+    target_chat_id: str | None = Field(default=None, sa_type=String(64))
+    target_title: str | None = Field(default=None, sa_type=String(255))
+    # Whether the owner was offered their channels and groups for it.
+    target_asked: bool = False
+    paused_reason: str | None = Field(default=None, sa_type=String(32))
+    next_run_at: datetime | None = Field(
+        default=None, sa_column=_timestamp(nullable=True, index=True)
+    )
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
+
+
+class PlanRun(SQLModel, table=True):
+    """One run of a plan, claimed before it orders, so that it orders once."""
+
+    __tablename__ = "plan_run"
+    __table_args__ = (UniqueConstraint("plan_id", "run_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    plan_id: int = Field(foreign_key="plan.id", index=True, ondelete="CASCADE")
+    run_at: datetime = Field(sa_column=_timestamp())
+    status: RunStatus = Field(default=RunStatus.CLAIMED, sa_type=StrEnumType(RunStatus, 12))
+    owner: str = Field(sa_type=String(64))
+    lease_until: datetime = Field(sa_column=_timestamp())
+    # The order it placed: the purchase path's own draft, so its jobs are reconciled as any.
+    draft_id: str | None = Field(
+        default=None, foreign_key="draft.id", sa_type=String(12), index=True, ondelete="SET NULL"
+    )
+    titles: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
+
+
+class ChatTarget(SQLModel, table=True):
+    """A channel or group a user added the bot to, where their plans may post."""
+
+    __tablename__ = "chat_target"
+    __table_args__ = (UniqueConstraint("chat_user_id", "platform", "chat_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_user_id: int = Field(foreign_key="chat_user.id", index=True, ondelete="CASCADE")
+    platform: str = Field(sa_type=String(16))
+    chat_id: str = Field(sa_type=String(64))
+    title: str = Field(sa_type=String(255))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())

@@ -31,8 +31,11 @@ __all__ = [
     "OwnedAction",
     "PickClient",
     "PickSize",
+    "PickTarget",
     "PickTone",
+    "PlanAction",
     "RemoveClient",
+    "SavePlan",
     "ShowPage",
     "SpendingCsv",
     "SwitchAccount",
@@ -47,6 +50,7 @@ _REQUEST_ID = re.compile(r"[A-Za-z0-9_.:-]{1,48}")
 _SMALL_INT = re.compile(r"\d{1,9}")
 _LANGUAGE = re.compile(r"tr|en")
 _YES_NO = re.compile(r"[01]")
+_PLAN_OPERATION = re.compile(r"[prd]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +268,36 @@ class SpendingCsv(OwnedAction):
     patterns = (_SMALL_INT,)
 
 
+@dataclass(frozen=True, slots=True)
+class SavePlan(ButtonAction):
+    """Save the plan written in a draft (the plan's summary's ``Onayla``); it charges nothing."""
+
+    code: ClassVar[str] = "pl"
+    patterns = (_DRAFT_ID,)
+    draft_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class PickTarget(ButtonAction):
+    """Choose where a plan's articles go: one of the owner's channels or groups, or (0) the
+    chat the plan is made in."""
+
+    code: ClassVar[str] = "tg"
+    patterns = (_DRAFT_ID, _SMALL_INT)
+    draft_id: str
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlanAction(OwnedAction):
+    """Pause (p), resume (r) or delete (d) one of the owner's plans."""
+
+    code: ClassVar[str] = "pa"
+    patterns = (_SMALL_INT, _SMALL_INT, _PLAN_OPERATION)
+    plan: int
+    operation: str
+
+
 Action = (
     PickTone
     | PickSize
@@ -276,6 +310,9 @@ Action = (
     | OtherTone
     | ChooseLanguage
     | SwitchAccount
+    | SavePlan
+    | PickTarget
+    | PlanAction
     | PickClient
     | ChangeChoices
     | AddClient
@@ -300,6 +337,9 @@ _KINDS: dict[str, type[ButtonAction]] = {
         OtherTone,
         ChooseLanguage,
         SwitchAccount,
+        SavePlan,
+        PickTarget,
+        PlanAction,
         PickClient,
         ChangeChoices,
         AddClient,

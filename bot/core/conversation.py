@@ -31,8 +31,11 @@ from bot.core.actions import (
     OwnedAction,
     PickClient,
     PickSize,
+    PickTarget,
     PickTone,
+    PlanAction,
     RemoveClient,
+    SavePlan,
     ShowPage,
     SpendingCsv,
     SwitchAccount,
@@ -68,13 +71,16 @@ from bot.core.events import (
 )
 from bot.core.forms import OrderChoices
 from bot.core.home import home_screen
+from bot.core.plans import listing as plan_listing
+from bot.core.plans import making as plan_making
+from bot.core.plans import summary as plan_summary
 from bot.core.presenter import Presenter, present
 from bot.core.screens import Effect, Screen
 from bot.core.sharing import InlineAnswer, RecentArticles, inline_answer
 from bot.core.states import Awaiting, JobStatus
 from bot.core.texts import LANGUAGES
 from bot.core.turn import AtOnce, CoreServices, Turn, language_of
-from storage import bookkeeping, drafts, jobs, users
+from storage import bookkeeping, drafts, jobs, targets, users
 from storage.models import ChatUser
 
 __all__ = ["COMMANDS", "Conversations", "OrderChoices"]
@@ -194,6 +200,28 @@ class Conversations:
 
         return await self.services.db.run(load)
 
+    async def chat_joined(self, origin: Origin, *, chat_id: str, title: str, joined: bool) -> None:
+        """Remember a channel or group the user added the bot to, as a target of their plans;
+        one it was removed from is forgotten for everyone."""
+        user_id = (await self._user(origin)).id
+        assert user_id is not None
+        now, platform = self.services.clock(), origin.chat.platform
+
+        def record(session: Session) -> None:
+            if joined:
+                targets.record_target(
+                    session,
+                    user_id=user_id,
+                    platform=platform,
+                    chat_id=chat_id,
+                    title=title,
+                    now=now,
+                )
+            else:
+                targets.drop_chat(session, platform=platform, chat_id=chat_id)
+
+        await self.services.db.run(record)
+
     async def first_time(self, source: str, update_id: str) -> bool:
         """Whether a platform update is new; a replayed one must have no effect."""
         return await self.services.db.run(
@@ -305,6 +333,12 @@ async def _pressed(turn: Turn, press: Press, data: str) -> None:
             await order.client_picked(turn, action, press)
         case ChangeChoices() as action:
             await order.choices_changed(turn, action, press)
+        case SavePlan() as action:
+            await plan_summary.plan_saved(turn, action, press)
+        case PickTarget() as action:
+            await plan_making.target_picked(turn, action, press)
+        case PlanAction() as action:
+            await plan_listing.plan_pressed(turn, action, press)
         case _:
             await _pressed_for_clients(turn, action, press)
 
@@ -345,6 +379,7 @@ COMMANDS: dict[str, CommandHandler] = {
     "konu": topic.start_topic,
     "iptal": cancel.cancel,
     "dil": language.choose_language,
+    "takvim": plan_making.start_plan,
     "musteriler": clients.list_clients,
     # Only in the admin chat; anywhere else it answers as an unknown command does.
     "durum": status.show_status,
@@ -356,5 +391,6 @@ REPLIES: dict[Awaiting, ReplyHandler] = {
     Awaiting.TITLE: order.title_entered,
     Awaiting.BULK_TITLES: order.bulk_titles_entered,
     Awaiting.TOPIC: topic.topic_entered,
+    Awaiting.PLAN_TITLES: order.bulk_titles_entered,
     Awaiting.CLIENT_NAME: clients.client_name_entered,
 }

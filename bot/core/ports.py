@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import replace
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bot.core.article import split_into_screens
 from bot.core.events import ChatAddress
 from bot.core.screens import Document, Notice, Screen
 
-__all__ = ["ChatPresenter", "ChatUnreachable", "Messenger", "MessengerError", "fitted"]
+__all__ = [
+    "ChatPresenter",
+    "ChatUnreachable",
+    "Messenger",
+    "MessengerError",
+    "PostingCheck",
+    "PostingRefused",
+    "fitted",
+]
 
 
 class MessengerError(Exception):
@@ -37,6 +46,24 @@ class Messenger(Protocol):
 
     def fits(self, screen: Screen) -> bool:
         """Whether the screen, rendered for this platform, fits in one message."""
+
+
+class PostingRefused(enum.StrEnum):
+    """Why the bot may not post to a channel or group for a user."""
+
+    NOT_MEMBER = "not_member"  # removed, or never added
+    NO_RIGHTS = "no_rights"  # a member that may not post (a channel's admin without the right)
+    OWNER_LEFT = "owner_left"  # the plan's owner is no longer a member
+    UNKNOWN = "unknown"  # the platform would not say
+
+
+@runtime_checkable
+class PostingCheck(Protocol):
+    """A messenger that can tell, before a run orders, whether the bot may still post to a
+    channel or group and whether its owner is still in it (Telegram's getChatMember)."""
+
+    async def may_post(self, chat: ChatAddress, owner: str) -> PostingRefused | None:
+        """None when the bot may post to the chat and ``owner`` is a member; else why not."""
 
 
 def fitted(messenger: Messenger, screen: Screen) -> list[Screen]:

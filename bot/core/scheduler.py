@@ -1,4 +1,5 @@
-"""The scheduler's jobs: the delivery rounds, and housekeeping every few minutes."""
+"""The scheduler's jobs: the delivery rounds, the calendar's tick, and housekeeping every few
+minutes."""
 
 from __future__ import annotations
 
@@ -9,12 +10,23 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from bot.core.clock import Clock
 from bot.core.delivery import Delivery
 from bot.core.housekeeping import prune
+from bot.core.plans.runner import Planner
 from storage import Database
 
-__all__ = ["DELIVERY_JOB_ID", "HOUSEKEEPING_JOB_ID", "schedule_housekeeping", "schedule_polling"]
+__all__ = [
+    "DELIVERY_JOB_ID",
+    "HOUSEKEEPING_JOB_ID",
+    "PLANS_JOB_ID",
+    "schedule_housekeeping",
+    "schedule_plans",
+    "schedule_polling",
+]
 
 DELIVERY_JOB_ID = "delivery"
 HOUSEKEEPING_JOB_ID = "housekeeping"
+PLANS_JOB_ID = "plans"
+# A run orders within a minute of its time: the tick comes at least this often.
+PLANS_TICK = timedelta(seconds=20)
 
 
 def schedule_polling(scheduler: AsyncIOScheduler, delivery: Delivery, interval: timedelta) -> None:
@@ -42,6 +54,24 @@ def schedule_housekeeping(scheduler: AsyncIOScheduler, db: Database, clock: Cloc
         args=(db, clock),
         minutes=2,
         id=HOUSEKEEPING_JOB_ID,
+        replace_existing=True,
+        max_instances=1,
+        coalesce=True,
+        misfire_grace_time=None,
+    )
+
+
+def schedule_plans(scheduler: AsyncIOScheduler, planner: Planner, interval: timedelta) -> None:
+    """Tick the calendar: one query for due runs, every ``interval`` or every 20 s if sooner.
+
+    The plans stay in our tables; a job per plan in APScheduler's store would fire on every
+    replica and be lost at a restart.
+    """
+    scheduler.add_job(
+        planner.run_due,
+        "interval",
+        seconds=min(interval, PLANS_TICK).total_seconds(),
+        id=PLANS_JOB_ID,
         replace_existing=True,
         max_instances=1,
         coalesce=True,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["Awaiting", "DraftKind", "DraftStep", "JobStatus"]
+__all__ = ["Awaiting", "DraftKind", "DraftStep", "JobStatus", "PlanStatus", "RunStatus"]
 
 
 class Awaiting(enum.StrEnum):
@@ -20,6 +20,7 @@ class Awaiting(enum.StrEnum):
     BULK_TITLES = "bulk_titles"
     TOPIC = "topic"
     CLIENT_NAME = "client_name"
+    PLAN_TITLES = "plan_titles"
 
 
 class DraftKind(enum.StrEnum):
@@ -27,6 +28,8 @@ class DraftKind(enum.StrEnum):
 
     SINGLE = "single"
     BULK = "bulk"
+    # A plan being written: its titles, tone and size; saved, never charged itself.
+    PLAN = "plan"
 
 
 class DraftStep(enum.StrEnum):
@@ -54,3 +57,25 @@ class JobStatus(enum.StrEnum):
     EXPIRED = "expired"
     # Finished, but sending it kept failing; the user was told to open it from the list.
     UNSENDABLE = "unsendable"
+
+
+# The content calendar.
+
+
+class PlanStatus(enum.StrEnum):
+    """Where a plan of the content calendar stands."""
+
+    MAKING = "making"  # its draft goes through tone and size; not yet saved
+    ACTIVE = "active"
+    PAUSED = "paused"
+    DONE = "done"
+    DELETED = "deleted"
+
+
+class RunStatus(enum.StrEnum):
+    """One run of a plan: claimed by one process, then ordered, skipped or stopped."""
+
+    CLAIMED = "claimed"
+    ORDERED = "ordered"
+    SKIPPED = "skipped"  # too late: more than an hour past its time
+    STOPPED = "stopped"  # nothing ordered: the plan was paused (balance, target)

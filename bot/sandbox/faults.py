@@ -12,6 +12,9 @@ class Faults:
 
     def __init__(self) -> None:
         self.latency = 0.0
+        # Extra seconds the answer of an order (one article or several) is held after it took
+        # effect: a client that dies meanwhile has been charged without knowing it.
+        self.order_latency = 0.0
         self.wrong_password_status = 401
         self.bulk_enabled = True
         # Fields the own-articles list leaves out: the interface promises none of them.
@@ -23,6 +26,11 @@ class Faults:
         if count < 0 or not 400 <= status <= 599:
             raise ValueError("fail_next needs a count >= 0 and an error status")
         self._pending.extend([status] * count)
+
+    def latency_of(self, method: str, path: str) -> float:
+        """How long the answer of this request is held after it took effect."""
+        ordering = method == "POST" and path.endswith("makale-olustur")
+        return self.latency + (self.order_latency if ordering else 0.0)
 
     def take_failure(self) -> int | None:
         """The status the current request must fail with, if one is queued."""

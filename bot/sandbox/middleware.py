@@ -49,10 +49,12 @@ class FaultMiddleware:
             await response(scope, receive, send)
             return
 
+        latency = self.faults.latency_of(scope["method"], scope["path"])
+
         async def send_late(message: Message) -> None:
             # The operation has already taken effect when its answer starts.
-            if message["type"] == "http.response.start" and self.faults.latency > 0:
-                await asyncio.sleep(self.faults.latency)
+            if message["type"] == "http.response.start" and latency > 0:
+                await asyncio.sleep(latency)
             await send(message)
 
         await self.app(scope, receive, send_late)

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Bot, InputFile, LinkPreviewOptions
+from telegram import (
+    Bot,
+    ChatMember,
+    ChatMemberAdministrator,
+    ChatMemberRestricted,
+    InputFile,
+    LinkPreviewOptions,
+)
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import Defaults
 
 from bot.core.events import ChatAddress
-from bot.core.ports import ChatUnreachable, MessengerError
+from bot.core.ports import ChatUnreachable, MessengerError, PostingRefused
 from bot.core.screens import Document, Screen
 from bot.telegram.render import MESSAGE_LIMIT, keyboard, to_html, visible_length
 
@@ -23,7 +30,15 @@ DEFAULTS = Defaults(
 )
 log = logging.getLogger(__name__)
 # Answers that mean the chat is gone for good, not that the send hit a passing problem.
-_GONE = ("chat not found", "user is deactivated", "bot was kicked", "have no rights to send")
+_GONE = (
+    "chat not found",
+    "user is deactivated",
+    "bot was kicked",
+    "have no rights to send",
+    # A channel or group whose admins took the bot's right to post.
+    "need administrator rights",
+    "not enough rights to send",
+)
 
 
 def _thread(chat: ChatAddress) -> int | None:
@@ -35,6 +50,19 @@ def _translated(err: TelegramError) -> MessengerError:
     if isinstance(err, Forbidden) or any(reason in message for reason in _GONE):
         return ChatUnreachable(str(err))
     return MessengerError(str(err))
+
+
+_GONE_MEMBERS = frozenset({ChatMember.LEFT, ChatMember.BANNED})
+
+
+def _bot_may_post(member: ChatMember) -> bool:
+    """Whether a bot with this membership may post: in a channel only an administrator with
+    the right to post; in a group any member not restricted from writing."""
+    if isinstance(member, ChatMemberAdministrator):
+        return member.can_post_messages is not False
+    if isinstance(member, ChatMemberRestricted):
+        return member.can_send_messages
+    return member.status not in _GONE_MEMBERS
 
 
 class TelegramMessenger:
@@ -72,6 +100,26 @@ class TelegramMessenger:
             raise _translated(err) from err
         except TelegramError as err:
             raise _translated(err) from err
+
+    async def may_post(self, chat: ChatAddress, owner: str) -> PostingRefused | None:
+        """Ask getChatMember whether the bot may post to the chat and ``owner`` is still in it;
+        a passing failure raises ``MessengerError``, so the run is tried again."""
+        chat_id = int(chat.chat_id)
+        try:
+            bot = await self._bot.get_chat_member(chat_id, self._bot.id)
+            if bot.status in _GONE_MEMBERS:
+                return PostingRefused.NOT_MEMBER
+            if not _bot_may_post(bot):
+                return PostingRefused.NO_RIGHTS
+            member = await self._bot.get_chat_member(chat_id, int(owner))
+        except Forbidden:
+            return PostingRefused.NOT_MEMBER
+        except BadRequest as err:
+            log.info("getChatMember in chat %s refused: %s", chat_id, err)
+            return PostingRefused.UNKNOWN
+        except TelegramError as err:
+            raise MessengerError(str(err)) from err
+        return PostingRefused.OWNER_LEFT if member.status in _GONE_MEMBERS else None
 
     async def delete(self, chat: ChatAddress, message_id: str) -> None:
         """Delete a message (the user's password), as far as Telegram lets the bot."""

@@ -31,6 +31,8 @@ ALLOWED_UPDATES = [
     Update.CALLBACK_QUERY,
     # Sent only once inline mode is switched on at BotFather (/setinline).
     Update.INLINE_QUERY,
+    # The bot's own membership tells which channels and groups a user added it to.
+    Update.MY_CHAT_MEMBER,
 ]
 
 

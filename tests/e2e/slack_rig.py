@@ -20,6 +20,7 @@ import httpx
 
 from bot.bootstrap import serve_chats
 from bot.config import Settings, load_settings
+from bot.core.clock import Clock
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox, running_sandbox
 from storage import generate_key
 from tests.e2e.fake_slack import FakeSlack
@@ -97,6 +98,7 @@ class SlackRig:
     sandbox: RunningSandbox
     settings: Settings
     http: httpx.AsyncClient
+    clock: Clock | None = None
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
     _task: asyncio.Task[None] | None = None
 
@@ -112,7 +114,9 @@ class SlackRig:
     async def start(self) -> None:
         """Start the app and wait until its HTTP side answers."""
         self._stop = asyncio.Event()
-        task = asyncio.create_task(serve_chats(self.settings, ("slack",), self._stop))
+        task = asyncio.create_task(
+            serve_chats(self.settings, ("slack",), self._stop, clock=self.clock)
+        )
         self._task = task
         await until_serving(self.http, self.base_url, task)
         if self.socket_mode:
@@ -286,6 +290,7 @@ async def slack_rig(
     speed: float = 60.0,
     socket_mode: bool = False,
     many: bool = False,
+    clock: Clock | None = None,
     **overrides: object,
 ) -> AsyncIterator[SlackRig]:
     """The app on a free port, logged in nowhere yet; `speed` is the sandbox clock's.
@@ -319,7 +324,7 @@ async def slack_rig(
             del options["slack_bot_token"]
             options.update(slack_client_id=CLIENT_ID, slack_client_secret=CLIENT_SECRET)
         options.update(overrides)
-        rig = SlackRig(slack, sandbox, load_settings(**options), http)
+        rig = SlackRig(slack, sandbox, load_settings(**options), http, clock)
         await rig.start()
         try:
             yield rig

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.bootstrap import serve_chats
 from bot.config import Settings, load_settings
+from bot.core.clock import Clock
 from bot.sandbox import RunningSandbox, running_sandbox
 from storage import generate_key
 from tests.e2e.fake_telegram import FakeTelegram
@@ -41,13 +42,16 @@ class Rig:
     telegram: FakeTelegram
     sandbox: RunningSandbox
     settings: Settings
+    clock: Clock | None = None
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
     _task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Start the bot and wait until it polls (or has set its webhook)."""
         self._stop = asyncio.Event()
-        self._task = asyncio.create_task(serve_chats(self.settings, ("telegram",), self._stop))
+        self._task = asyncio.create_task(
+            serve_chats(self.settings, ("telegram",), self._stop, clock=self.clock)
+        )
         calls = len(self.telegram.calls)
         wanted = "setWebhook" if self.settings.telegram_webhook_url else "getUpdates"
         await self.telegram.wait_for(
@@ -114,7 +118,7 @@ class Rig:
 
 @asynccontextmanager
 async def telegram_rig(
-    tmp_path: Path, *, webhook: bool = False, **overrides: object
+    tmp_path: Path, *, webhook: bool = False, clock: Clock | None = None, **overrides: object
 ) -> AsyncIterator[Rig]:
     async with (
         FakeTelegram.running(token=TOKEN) as telegram,
@@ -136,7 +140,7 @@ async def telegram_rig(
             options["telegram_webhook_url"] = WEBHOOK_URL
             options["telegram_webhook_secret"] = WEBHOOK_SECRET
         options.update(overrides)
-        rig = Rig(telegram, sandbox, load_settings(**options))
+        rig = Rig(telegram, sandbox, load_settings(**options), clock)
         await rig.start()
         try:
             yield rig

@@ -774,3 +774,52 @@ def test_parse_html(html: str, text: str, entities: list[tuple[str, int, int]]) 
 def test_parse_html_reports_byte_offsets() -> None:
     with pytest.raises(EntityParseError, match=r"^Unclosed end tag at byte offset 11$"):
         parse_html("İ🏟 <i>a</i   ")
+
+
+# Channels and groups the bot is added to
+
+
+CHANNEL = -1009876543210
+
+
+async def test_adding_the_bot_to_a_channel_is_a_my_chat_member_update_from_the_user(
+    bot: Bot, server: FakeTelegram
+) -> None:
+    server.bot_added(USER, CHANNEL, title="Acme Blog")
+    [update] = await bot.get_updates(allowed_updates=[Update.MY_CHAT_MEMBER])
+    change = update.my_chat_member
+    assert change is not None
+    assert change.from_user.id == USER
+    assert (change.chat.id, change.chat.title, change.chat.type) == (
+        CHANNEL,
+        "Acme Blog",
+        "channel",
+    )
+    assert change.old_chat_member.status == "left"
+    assert change.new_chat_member.status == "administrator"
+    me = await bot.get_chat_member(CHANNEL, bot.id)
+    assert me.status == "administrator"
+    assert getattr(me, "can_post_messages", None) is True
+    assert (await bot.get_chat_member(CHANNEL, USER)).status == "creator"
+    assert (await bot.get_chat_member(CHANNEL, OTHER_USER)).status == "left"
+    await bot.send_message(CHANNEL, "Merhaba")
+
+
+async def test_my_chat_member_is_left_out_when_allowed_updates_do_not_name_it(
+    bot: Bot, server: FakeTelegram
+) -> None:
+    await bot.get_updates(allowed_updates=[Update.MESSAGE])
+    assert server.bot_added(USER, CHANNEL, title="Acme Blog") is None
+
+
+async def test_a_channel_the_bot_may_not_post_to_is_refused_as_telegram_refuses_it(
+    bot: Bot, server: FakeTelegram
+) -> None:
+    server.bot_added(USER, CHANNEL, title="Acme Blog", can_post=False)
+    with pytest.raises(BadRequest, match=r"(?i)need administrator rights in the channel chat"):
+        await bot.send_message(CHANNEL, "Merhaba")
+    server.bot_added(USER, CHANNEL, title="Acme Blog", status="left")
+    with pytest.raises(Forbidden, match=r"(?i)bot is not a member of the channel chat"):
+        await bot.send_message(CHANNEL, "Merhaba")
+    with pytest.raises(Forbidden, match=r"(?i)bot is not a member of the channel chat"):
+        await bot.get_chat_member(CHANNEL, USER)

@@ -214,7 +214,7 @@ async def test_telegram_is_asked_only_for_handled_updates_with_html_defaults(
     async with telegram_rig(tmp_path) as rig:
         await rig.says(ALICE, "/yardim", "/makalelerim")
         polls = rig.telegram.calls_of("getUpdates")
-    wanted = ["message", "edited_message", "callback_query", "inline_query"]
+    wanted = ["message", "edited_message", "callback_query", "inline_query", "my_chat_member"]
     assert all(c.params["allowed_updates"] == wanted for c in polls)
     [sent] = [c for c in rig.telegram.calls_of("sendMessage") if c.params["chat_id"] == ALICE]
     assert sent.params["parse_mode"] == "HTML"

@@ -14,8 +14,10 @@ import sys
 import time
 import zipfile
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
@@ -47,6 +49,7 @@ from tests.e2e.slack_rig import (
     text_of,
     until_serving,
 )
+from tests.fakes import ManualClock
 
 
 @pytest.fixture
@@ -555,3 +558,24 @@ async def test_titles_shared_as_a_file_in_the_dm_are_summed_up_and_charged_once(
     assert (await rig.post(rig.slack.event(shared))).status_code == 200
     await rig.slack.wait_for(lambda: in_dm("Dosya 1 MB'tan büyük") is not None)
     assert rig.sandbox.state.create_count == 2
+
+
+async def test_a_plan_typed_in_a_channel_orders_there_at_its_time(tmp_path: Path) -> None:
+    start = datetime.now(UTC).replace(second=0, microsecond=0)
+    clock = ManualClock(start, ticking=True)
+    async with slack_rig(tmp_path, clock=clock) as rig:
+        await rig.log_in()
+        at = start + timedelta(minutes=2)
+        wall = at.astimezone(ZoneInfo("Europe/Istanbul")).strftime("%d.%m.%Y %H:%M")
+        tones = await rig.says("/takvim", f"{wall}: {TITLE}", "Yazım tonunu seçin")
+        sizes = await rig.presses(tones, "Samimi", "Makale boyutunu seçin")
+        summary = await rig.presses(sizes, SHORT, "Çalışma zamanları")
+        assert "Şimdi ücret alınmaz" in text_of(summary)
+        await rig.presses(summary, "Onayla", "Plan kaydedildi")
+        assert rig.sandbox.state.create_count == 0
+        clock.now = at
+        post = await channel_post(rig, CHANNEL)
+        assert rig.sandbox.state.create_count == 1
+        rig.sandbox.state.clock.advance(600)
+        parts = await delivered(rig, CHANNEL, post)
+        assert parts

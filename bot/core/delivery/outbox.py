@@ -153,13 +153,22 @@ class Outbox:
         return texts.progress.format(title=job.title, progress=job.progress)
 
     def progress_chat(self, job: Job, user: ChatUser) -> ChatAddress:
-        """Where the job's progress message is: the chat, and thread, the order came from."""
+        """Where the job's progress message is: the chat, and thread, the order came from; for
+        an article to a plan's channel or group, its owner's private chat."""
+        if job.owner_chat_id is not None:
+            owner = job.owner_chat_id
+            return ChatAddress(job.platform, owner, None, user.external_id, user.workspace)
         return ChatAddress(
             job.platform, job.chat_id, job.thread_id, user.external_id, user.workspace
         )
 
     def article_chat(self, job: Job, user: ChatUser) -> ChatAddress:
-        """Where the article goes: on threaded platforms, the progress message's thread."""
+        """Where the article goes: on threaded platforms, the progress message's thread; a plan's
+        channel or group gets the article alone."""
+        if job.owner_chat_id is not None:
+            return ChatAddress(
+                job.platform, job.chat_id, job.thread_id, user.external_id, user.workspace
+            )
         chat = self.progress_chat(job, user)
         if chat.thread_id is None and job.platform in self._threaded:
             return replace(chat, thread_id=job.progress_message_id)

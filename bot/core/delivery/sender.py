@@ -28,7 +28,7 @@ from bot.core.delivery.waits import failure_wait, unreachable_for_good
 from bot.core.events import ChatAddress
 from bot.core.export import article_documents
 from bot.core.operations import Operations
-from bot.core.ports import MessengerError
+from bot.core.ports import ChatUnreachable, MessengerError
 from bot.core.quality import card_screen, measure
 from bot.core.states import JobStatus
 from bot.core.texts import Texts
@@ -205,7 +205,8 @@ class Sender:
         messenger = self._outbox.messenger(job.platform)
         chat = self._outbox.article_chat(job, user)
         # The same content always splits the same way, so parts_sent stays valid after a restart.
-        again = again_row(texts, job.chat_user_id, job.request_id)
+        # A plan's channel gets the article alone: its readers must not order it again.
+        again = () if job.owner_chat_id else again_row(texts, job.chat_user_id, job.request_id)
         blocks = article_blocks(job.content, job.title, table_note=texts.table_note)
         parts = self._outbox.article_screens(job.platform, blocks, again)
         owner = self._leases.owner
@@ -218,7 +219,9 @@ class Sender:
             job.parts_sent = index + 1
         if not job.file_sent:
             await self._send_files(job, chat, len(parts), texts)
-        await self._send_card(job, chat, len(parts), texts)
+        # The card is for whoever ordered: in a plan's channel, its owner privately.
+        card_chat = self._outbox.progress_chat(job, user) if job.owner_chat_id else chat
+        await self._send_card(job, card_chat, len(parts), texts)
         ready = texts.article_ready.format(title=job.title)
         await self._outbox.finish_line(job, user, ready)
         known = job.progress_message_id
@@ -284,6 +287,15 @@ class Sender:
         job_id = job.id
         assert job_id is not None
         now = self._clock()
+        if isinstance(err, ChatUnreachable) and job.owner_chat_id is not None:
+            # A plan's channel that no longer takes it: the paid article goes to its owner.
+            self._leases.drop(job_id)
+            owner = self._leases.owner
+            await self._db.run(
+                lambda s: jobs.redirect_to_owner(s, job_id=job_id, owner=owner, now=now)
+            )
+            log.warning("job %s (%s) goes to its owner: %r", job.id, job.request_id, err)
+            return
         failures, status, due = job.failures + 1, JobStatus.FINISHED, now
         if unreachable_for_good(err, job, now, self._job_timeout):
             # Nobody can be told; the article stays readable upstream (/makalelerim).

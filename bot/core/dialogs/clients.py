@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from sqlmodel import Session
+
 from bot.api import Size, Tone
 from bot.core import clients
 from bot.core.actions import AddClient, ClientDefaults, ClientSize, ClientTone, RemoveClient
@@ -18,6 +20,7 @@ from bot.core.states import Awaiting
 from bot.core.texts import Texts, in_every_language
 from bot.core.turn import Turn, text_screen
 from storage import clients as stored
+from storage import plans
 
 __all__ = [
     "add_pressed",
@@ -204,7 +207,11 @@ async def remove_pressed(turn: Turn, action: RemoveClient, press: Press) -> None
     if client is None:
         return
     now = turn.services.clock()
-    await turn.store(
-        lambda s: stored.remove_client(s, user_id=turn.user_id, client_id=action.client, now=now)
-    )
+
+    def remove(session: Session) -> None:
+        if stored.remove_client(session, user_id=turn.user_id, client_id=action.client, now=now):
+            # Its plans would go on ordering for a client that is gone.
+            plans.pause_plans_of_client(session, user_id=turn.user_id, client_id=action.client)
+
+    await turn.store(remove)
     await _show_list(turn, press.message_id, turn.texts.client_removed.format(name=client.name))

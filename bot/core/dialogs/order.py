@@ -24,6 +24,7 @@ from bot.core.errors import DraftClosed
 from bot.core.events import Command, OrderForm, Press, Text, Upload
 from bot.core.forms import OrderChoices, title_problem
 from bot.core.inputs import one_line, printable
+from bot.core.plans import summary as plan_summary
 from bot.core.richtext import Block, BulletList, Span, bold, paragraph
 from bot.core.screens import Button, Screen
 from bot.core.states import Awaiting, DraftKind, DraftStep
@@ -49,11 +50,14 @@ __all__ = [
     "confirmed",
     "file_sent",
     "form_submitted",
+    "new_draft",
     "order_aborted",
     "size_picked",
     "start_again",
     "start_bulk",
     "start_order",
+    "summary_again",
+    "take_bulk_titles",
     "title_entered",
     "tone_picked",
 ]
@@ -65,7 +69,8 @@ _PLACED_STEPS = frozenset({DraftStep.SUBMITTED, DraftStep.DONE})
 _TITLE_SEPARATORS = re.compile(r"[\n;|]")
 
 
-async def _new_draft(turn: Turn, kind: DraftKind) -> Draft:
+async def new_draft(turn: Turn, kind: DraftKind) -> Draft:
+    """A new draft of the user in this chat; their drafts not yet submitted are cancelled."""
     chat = turn.origin.chat
 
     def create(session: Session) -> Draft:
@@ -87,7 +92,7 @@ async def _save(turn: Turn, draft: Draft) -> Draft:
 async def start_order(turn: Turn, command: Command) -> None:
     """Start a draft; take the title from the command or ask for it."""
     await turn.services.accounts.require(turn.user_id)
-    draft = await _new_draft(turn, DraftKind.SINGLE)
+    draft = await new_draft(turn, DraftKind.SINGLE)
     title = one_line(command.args)
     if title:
         await _take_title(turn, draft, title)
@@ -149,9 +154,11 @@ async def _ask_titles(turn: Turn, draft: Draft, *, message_id: str | None) -> No
         await turn.expect(Awaiting.TITLE, context=draft.id)
         turn.replace(message_id, text_screen(turn.texts.ask_title))
         return
-    await turn.expect(Awaiting.BULK_TITLES, context=draft.id)
+    await turn.expect(_titles_awaited(draft), context=draft.id)
     texts = turn.texts
     ask = texts.ask_bulk_titles_lines if turn.origin.line_by_line else texts.ask_bulk_titles
+    if draft.kind is DraftKind.PLAN:
+        ask = texts.calendar.ask_titles
     prompt = text_screen(ask.format(limit=BULK_LIMIT))
     turn.replace(message_id, Screen(prompt.blocks, multiline_input=True))
 
@@ -186,7 +193,7 @@ async def start_again(
     """Start a draft from an earlier order: to the summary when its tone and size are given and
     still offered, else to the tone (a size given is kept, and the summary follows the tone).
     The earlier order's client stays the client, removed or not."""
-    draft = await _new_draft(turn, DraftKind.SINGLE)
+    draft = await new_draft(turn, DraftKind.SINGLE)
     draft.title = title
     draft.client_id, draft.client_chosen = client_id, True
     catalog = turn.services.catalog
@@ -236,9 +243,9 @@ async def _take_title(turn: Turn, draft: Draft, title: str) -> None:
 async def start_bulk(turn: Turn, command: Command) -> None:
     """Start a bulk draft; take the titles (one per line) from the command or ask for them."""
     await turn.services.accounts.require(turn.user_id)
-    draft = await _new_draft(turn, DraftKind.BULK)
+    draft = await new_draft(turn, DraftKind.BULK)
     if command.args.strip():
-        await _take_bulk_titles(turn, draft, command.args)
+        await take_bulk_titles(turn, draft, command.args)
     else:
         await _proceed(turn, draft, message_id=None)
 
@@ -247,10 +254,16 @@ async def bulk_titles_entered(turn: Turn, text: Text) -> None:
     """Take the awaited list of titles, or ask again naming the bad lines."""
     draft = await _awaited_draft(turn)
     if draft is not None:
-        await _take_bulk_titles(turn, draft, text.text)
+        await take_bulk_titles(turn, draft, text.text)
 
 
-async def _take_bulk_titles(turn: Turn, draft: Draft, text: str) -> None:
+def _titles_awaited(draft: Draft) -> Awaiting:
+    """What a reply to the draft's request for titles answers: an order's, or a plan's."""
+    return Awaiting.PLAN_TITLES if draft.kind is DraftKind.PLAN else Awaiting.BULK_TITLES
+
+
+async def take_bulk_titles(turn: Turn, draft: Draft, text: str) -> None:
+    """Take a list of titles, checked one by one, or ask again naming the bad lines."""
     titles = [one_line(line) for line in _TITLE_SEPARATORS.split(printable(text)) if line.strip()]
     bad = [
         str(number) for number, title in enumerate(titles, 1) if title_problem(turn.texts, title)
@@ -261,7 +274,7 @@ async def _take_bulk_titles(turn: Turn, draft: Draft, text: str) -> None:
     elif bad or not titles:
         problem = turn.texts.bulk_bad_lines.format(lines=", ".join(bad) or "-")
     if problem:
-        await _ask_again(turn, draft, Awaiting.BULK_TITLES, problem)
+        await _ask_again(turn, draft, _titles_awaited(draft), problem)
         return
     draft.titles = titles
     await _proceed(turn, draft, message_id=None)
@@ -279,14 +292,14 @@ async def file_sent(turn: Turn, upload: Upload) -> None:
         return
     catalog = turn.services.catalog
     checked = check_rows(rows, await catalog.tones(turn.user_id), await catalog.sizes(turn.user_id))
-    awaited = turn.user.awaiting is Awaiting.BULK_TITLES
-    draft = await _awaited_draft(turn) if awaited else await _new_draft(turn, DraftKind.BULK)
+    awaited = turn.user.awaiting in (Awaiting.BULK_TITLES, Awaiting.PLAN_TITLES)
+    draft = await _awaited_draft(turn) if awaited else await new_draft(turn, DraftKind.BULK)
     if draft is None:
         return
     draft.titles, draft.title_choices = checked.titles, checked.choices
     draft.refused_titles, draft.refused_more = checked.refused, checked.refused_more
     if not checked.titles:
-        await turn.expect(Awaiting.BULK_TITLES, context=draft.id)
+        await turn.expect(_titles_awaited(draft), context=draft.id)
         turn.say(*_refused_block(turn.texts, draft), turn.texts.file_no_titles)
         return
     await _proceed(turn, draft, message_id=None)
@@ -304,7 +317,7 @@ async def form_submitted(turn: Turn, form: OrderForm) -> None:
     if problem or tone is None or size is None or gone:
         turn.say(problem or turn.texts.stale_button)
         return
-    draft = await _new_draft(turn, DraftKind.SINGLE)
+    draft = await new_draft(turn, DraftKind.SINGLE)
     draft.title, draft.tone = title, tone.id
     draft.client_id, draft.client_chosen = (client.id if client else None), True
     await _show_summary(turn, draft, tone, size, message_id=None)
@@ -388,7 +401,7 @@ def _order_heading(
 ) -> tuple[Block, ...]:
     """The title(s) of the order; ``own`` adds to each title the tone and size its file row
     named, and the titles a file gave that were refused are listed with the reason."""
-    if draft.kind is not DraftKind.BULK:
+    if draft.kind is DraftKind.SINGLE:
         return (paragraph(bold(f"{texts.summary_title}: "), draft.title or ""),)
     titles = draft.titles or []
     extras = own or [""] * len(titles)
@@ -415,7 +428,7 @@ def _refused_block(texts: Texts, draft: Draft) -> tuple[Block, ...]:
 
 def _title_count(draft: Draft) -> int:
     """How many of the draft's titles take the size chosen with the buttons."""
-    if draft.kind is not DraftKind.BULK:
+    if draft.kind is DraftKind.SINGLE:
         return 1
     own_sizes = sum(size is not None for _, size in draft.title_choices or [])
     return len(draft.titles or []) - own_sizes
@@ -495,7 +508,7 @@ async def _show_summary(
     turn: Turn, draft: Draft, tone: Tone | None, size: Size | None, *, message_id: str | None
 ) -> None:
     """The order as it will be charged; ``tone`` and ``size`` are None where every title of a
-    file named its own."""
+    file named its own. A plan's draft gets the plan's summary, which charges nothing."""
     texts = turn.texts
     sizes = await turn.services.catalog.sizes(turn.user_id)
     count = _title_count(draft)
@@ -504,19 +517,13 @@ async def _show_summary(
     draft.cost = fixed + (_cost(size, count) if size is not None else Decimal(0))
     draft.step = DraftStep.READY
     await _save(turn, draft)
-    balance = await turn.upstream(turn.services.api.balance)
-    blocks = [*_order_heading(texts, draft, await _own_choices(turn, draft, sizes))]
-    blocks += await _client_line(turn, draft)
-    if tone is not None:
-        blocks.append(paragraph(bold(f"{texts.summary_tone}: "), texts.tone_name(tone)))
-    if size is not None:
-        words = f"{texts.size_name(size)} ({size.words})"
-        blocks.append(paragraph(bold(f"{texts.summary_size}: "), words))
-    blocks += [
-        paragraph(bold(f"{texts.summary_cost}: "), texts.money(draft.cost)),
-        paragraph(bold(f"{texts.summary_balance}: "), texts.money(balance)),
-    ]
+    blocks = await _summary_blocks(turn, draft, tone, size, sizes)
     cancel = _cancel_button(texts, draft)
+    if draft.kind is DraftKind.PLAN:
+        await plan_summary.show(turn, draft, blocks, cancel, message_id=message_id)
+        return
+    balance = await turn.upstream(turn.services.api.balance)
+    blocks.append(paragraph(bold(f"{texts.summary_balance}: "), texts.money(balance)))
     if balance < draft.cost:
         # No purchase button: an order the balance cannot pay is refused before any charge.
         # The sizes it can pay are offered instead.
@@ -550,6 +557,33 @@ def _change_row(texts: Texts, draft: Draft) -> tuple[tuple[Button, ...]]:
     aliases = in_every_language(lambda t: t.button_change_choices)
     data = ChangeChoices(draft.id).encode()
     return ((Button(texts.button_change_choices, data, aliases=aliases),),)
+
+
+async def _summary_blocks(
+    turn: Turn, draft: Draft, tone: Tone | None, size: Size | None, sizes: Sequence[Size]
+) -> list[Block]:
+    """The summary's title(s), tone, size and cost."""
+    texts = turn.texts
+    blocks = [*_order_heading(texts, draft, await _own_choices(turn, draft, sizes))]
+    blocks += await _client_line(turn, draft)
+    if tone is not None:
+        blocks.append(paragraph(bold(f"{texts.summary_tone}: "), texts.tone_name(tone)))
+    if size is not None:
+        words = f"{texts.size_name(size)} ({size.words})"
+        blocks.append(paragraph(bold(f"{texts.summary_size}: "), words))
+    blocks.append(paragraph(bold(f"{texts.summary_cost}: "), texts.money(draft.cost or Decimal(0))))
+    return blocks
+
+
+async def summary_again(turn: Turn, draft_id: str, message_id: str | None) -> None:
+    """Show a ready draft's summary anew (a plan's target was chosen meanwhile)."""
+    draft = await _pressed_draft(turn, draft_id, frozenset({DraftStep.READY}))
+    if draft is None:
+        return
+    catalog = turn.services.catalog
+    tone = await catalog.tone(turn.user_id, draft.tone) if draft.tone is not None else None
+    size = await catalog.size(turn.user_id, draft.size) if draft.size is not None else None
+    await _show_summary(turn, draft, tone, size, message_id=message_id)
 
 
 async def _own_choices(turn: Turn, draft: Draft, sizes: Sequence[Size]) -> list[str] | None:

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from bot.api import Size, Tone
 from bot.core.money import format_tl
+from bot.core.texts.calendar import CalendarTexts
 from bot.core.turkish import fold
 
 __all__ = ["Texts"]
@@ -250,6 +251,9 @@ class Texts:
     card_readability: str
     card_bands: tuple[str, str, str, str, str]
     card_title_words: str
+
+    # The content calendar (/takvim).
+    calendar: CalendarTexts
 
     def money(self, amount: Decimal) -> str:
         """An amount of Turkish lira written this language's way."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.core.money import ENGLISH_MARKS
+from bot.core.texts.calendar import ENGLISH_CALENDAR
 from bot.core.texts.catalog import Texts
 
 __all__ = ["ENGLISH"]
@@ -37,6 +38,7 @@ ENGLISH = Texts(
         ("makalelerim", "List your articles; a word searches the titles"),
         ("toplu", "Order several articles: titles one per line, or separated by ;"),
         ("musteriler", "Manage your clients"),
+        ("takvim", "Calendar: planned orders (e.g. every day 09:00)"),
         ("konu", "Add a topic"),
         ("giris", "Log in"),
         ("cikis", "Log out"),
@@ -294,4 +296,5 @@ ENGLISH = Texts(
     card_readability="Readability (Ateşman): {score} · {band}",
     card_bands=("very easy", "easy", "moderate", "hard", "very hard"),
     card_title_words="Title words: {words}",
+    calendar=ENGLISH_CALENDAR,
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.core.money import TURKISH_MARKS
+from bot.core.texts.calendar import TURKISH_CALENDAR
 from bot.core.texts.catalog import Texts
 
 __all__ = ["TURKISH"]
@@ -24,6 +25,7 @@ TURKISH = Texts(
         ("makalelerim", "Makalelerinizi listeleyin; bir kelimeyle başlıklarda arayın"),
         ("toplu", "Birden çok makale sipariş edin: başlıkları alt alta ya da ; ile ayırarak yazın"),
         ("musteriler", "Müşterilerinizi yönetin"),
+        ("takvim", "Takvim: planlı siparişler (ör. her gün 09:00)"),
         ("konu", "Konu ekleyin"),
         ("giris", "Giriş yapın"),
         ("cikis", "Çıkış yapın"),
@@ -300,4 +302,5 @@ TURKISH = Texts(
     card_readability="Okunabilirlik (Ateşman): {score} · {band}",
     card_bands=("çok kolay", "kolay", "orta güçlükte", "zor", "çok zor"),
     card_title_words="Başlığın kelimeleri: {words}",
+    calendar=TURKISH_CALENDAR,
 )

@@ -9,6 +9,7 @@ from bot.telegram.handlers import (
     commands,
     errors,
     inline,
+    membership,
     messages,
     replays,
 )
@@ -18,5 +19,5 @@ __all__ = ["register_handlers"]
 
 def register_handlers(app: TelegramApp) -> None:
     """Register every listener kind on the application."""
-    for kind in (admission, replays, commands, messages, callbacks, inline, errors):
+    for kind in (admission, replays, commands, messages, callbacks, inline, membership, errors):
         kind.register(app)

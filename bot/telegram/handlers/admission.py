@@ -27,6 +27,9 @@ async def refuse_strangers(update: Update, context: BotContext) -> None:
     refusal = None if origin is None else context.conversations.refusal(origin, command)
     if origin is None or refusal is None:
         return
+    if update.my_chat_member is not None:
+        # The bot added to a channel by a stranger: nothing to answer, and nothing to post there.
+        raise ApplicationHandlerStop
     if update.callback_query is not None:
         # The client spins until a press is answered.
         await update.callback_query.answer()

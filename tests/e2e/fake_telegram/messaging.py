@@ -10,6 +10,7 @@ from tests.e2e.fake_telegram.content import (
     formatted,
     inline_markup,
 )
+from tests.e2e.fake_telegram.members import check_may_send
 from tests.e2e.fake_telegram.params import Params
 from tests.e2e.fake_telegram.records import JSON, StoredFile, StoredMessage
 from tests.e2e.fake_telegram.replies import bad_request
@@ -148,6 +149,7 @@ async def get_file(state: BotState, params: Params) -> JSON:
 
 def _new_bot_message(state: BotState, params: Params) -> StoredMessage:
     chat_id = state.target_chat(params.values.get("chat_id"))
+    check_may_send(state, chat_id)
     return StoredMessage(
         chat_id=chat_id,
         message_id=state.next_message_id(chat_id),

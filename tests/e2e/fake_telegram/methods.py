@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from tests.e2e.fake_telegram import inline, messaging, profile, updates
+from tests.e2e.fake_telegram import inline, members, messaging, profile, updates
 from tests.e2e.fake_telegram.params import Params
 from tests.e2e.fake_telegram.state import BotState
 
@@ -31,6 +31,7 @@ _BY_NAME: dict[str, Handler] = {
     "sendChatAction": messaging.send_chat_action,
     "answerCallbackQuery": messaging.answer_callback_query,
     "answerInlineQuery": inline.answer_inline_query,
+    "getChatMember": members.get_chat_member,
 }
 
 METHODS: dict[str, Handler] = {name.lower(): handler for name, handler in _BY_NAME.items()}

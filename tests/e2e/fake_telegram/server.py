@@ -13,7 +13,7 @@ from typing import Any
 
 import uvicorn
 
-from tests.e2e.fake_telegram import inline, people
+from tests.e2e.fake_telegram import inline, members, people
 from tests.e2e.fake_telegram.app import build_app
 from tests.e2e.fake_telegram.limits import TELEGRAM_LIMITS, Limits, Sent
 from tests.e2e.fake_telegram.profile import commands_key
@@ -311,6 +311,30 @@ class FakeTelegram:
         failures = self._state.faults.setdefault(method.lower(), deque())
         failures.extend(
             ApiError(status, description, retry_after=retry_after) for _ in range(count)
+        )
+
+    def bot_added(
+        self,
+        user_id: int,
+        chat_id: int,
+        *,
+        title: str,
+        chat_type: str = "channel",
+        status: str = "administrator",
+        can_post: bool = True,
+    ) -> JSON | None:
+        """The person adds the bot to a channel or group (or changes its rights there, or,
+        with status ``left``, removes it); the ``my_chat_member`` update, None where the bot's
+        allowed_updates leave it out."""
+        user = self._state.user(user_id)
+        return members.change_bot(
+            self._state,
+            user,
+            chat_id,
+            chat_type=chat_type,
+            title=title,
+            status=status,
+            can_post=can_post,
         )
 
     def block(self, chat_id: int) -> None:

@@ -50,6 +50,8 @@ class BotState:
         }
         self.users: dict[int, JSON] = {}
         self.chats: dict[int, JSON] = {}
+        # The members of channels and groups the bot was added to, by chat and user id.
+        self.members: dict[int, dict[int, JSON]] = {}
         self.messages: dict[int, dict[int, StoredMessage]] = {}
         self.updates: list[JSON] = []
         self.allowed_updates: frozenset[str] = frozenset()  # empty: every default kind

@@ -1,0 +1,86 @@
+"""/takvim: the plans listed, or a plan written in one message (rhythm, then ``: `` and the
+titles as /toplu takes them); the order dialog then asks the tone and size in the plan's draft."""
+
+from __future__ import annotations
+
+import re
+
+from bot.core.actions import PickTarget
+from bot.core.dialogs import order
+from bot.core.events import Command, Press
+from bot.core.plans import listing
+from bot.core.plans.rhythm import read_rhythm
+from bot.core.plans.summary import zone_of
+from bot.core.plans.targets import HERE, usable_target
+from bot.core.plans.words import describe
+from bot.core.screens import Screen
+from bot.core.states import Awaiting, DraftKind
+from bot.core.turn import Turn, text_screen
+from storage import plans, targets
+from storage.models import Plan
+
+__all__ = ["rhythm_and_titles", "start_plan", "target_picked"]
+
+# The rhythm ends at the first colon followed by a space or a line, so a title may hold one
+# ("Yapay zekâ: 5 yöntem") and the time's own colon ("09:00") never ends it.
+_RHYTHM_END = re.compile(r":(?:\s|$)")
+
+
+async def start_plan(turn: Turn, command: Command) -> None:
+    """List the plans, or start the plan the command writes."""
+    if not command.args.strip():
+        await listing.show_plans(turn)
+        return
+    await turn.services.accounts.require(turn.user_id)
+    calendar = turn.texts.calendar
+    head, titles = rhythm_and_titles(command.args.strip())
+    rhythm = read_rhythm(head)
+    if rhythm is None:
+        turn.say(calendar.bad_rhythm)
+        return
+    if rhythm.next_run(zone_of(turn), turn.services.clock()) is None:
+        turn.say(calendar.in_the_past.format(time=describe(rhythm, calendar)))
+        return
+    draft = await order.new_draft(turn, DraftKind.PLAN)
+    chat = turn.origin.chat
+    plan = Plan(
+        chat_user_id=turn.user_id,
+        draft_id=draft.id,
+        rhythm=rhythm.encode(),
+        time_zone=str(zone_of(turn)),
+        platform=chat.platform,
+        chat_id=chat.chat_id,
+        thread_id=chat.thread_id,
+        created_at=turn.services.clock(),
+    )
+    await turn.store(lambda s: plans.start_plan(s, plan=plan))
+    if titles.strip():
+        await order.take_bulk_titles(turn, draft, titles)
+        return
+    await turn.expect(Awaiting.PLAN_TITLES, context=draft.id)
+    prompt = text_screen(calendar.ask_titles.format(limit=order.BULK_LIMIT))
+    turn.send(Screen(prompt.blocks, multiline_input=True))
+
+
+def rhythm_and_titles(text: str) -> tuple[str, str]:
+    """The rhythm, and the titles after the first ``: `` (or colon ending a line)."""
+    parts = _RHYTHM_END.split(text, maxsplit=1)
+    return parts[0], parts[1] if len(parts) > 1 else ""
+
+
+async def target_picked(turn: Turn, action: PickTarget, press: Press) -> None:
+    """Keep where the plan's articles go, then show its summary."""
+    plan = await turn.store(lambda s: plans.plan_of_draft(s, draft_id=action.draft_id))
+    if plan is None or plan.chat_user_id != turn.user_id:
+        turn.notice(turn.texts.stale_button)
+        return
+    assert plan.id is not None
+    plan_id, chat_id, title = plan.id, None, None
+    if action.target != HERE:
+        target = await turn.store(lambda s: targets.get_target(s, target_id=action.target))
+        if target is None or not await usable_target(turn, target):
+            turn.notice(turn.texts.stale_button)
+            return
+        chat_id, title = target.chat_id, target.title
+    await turn.store(lambda s: plans.set_target(s, plan_id=plan_id, chat_id=chat_id, title=title))
+    await order.summary_again(turn, action.draft_id, press.message_id)

@@ -1,0 +1,60 @@
+"""Where a plan's articles go: the chat it was made in, or a channel or group its owner added
+the bot to, offered by title where the bot may post, and checked again before each run."""
+
+from __future__ import annotations
+
+from bot.core.actions import PickTarget
+from bot.core.events import ChatAddress
+from bot.core.ports import PostingCheck, PostingRefused
+from bot.core.richtext import paragraph
+from bot.core.screens import Button, Screen
+from bot.core.turn import CoreServices, Turn
+from storage import targets
+from storage.models import ChatTarget, Draft, Plan
+
+__all__ = ["HERE", "offer", "refusal", "usable_target"]
+
+# The target "this chat", in a button.
+HERE = 0
+
+
+async def refusal(
+    services: CoreServices, platform: str, chat_id: str, owner: str
+) -> PostingRefused | None:
+    """Why the bot may not post to the chat for ``owner``; None where it may, or where the
+    platform cannot tell (it then fails at the send, and the article goes to the owner)."""
+    if platform not in services.outbox.platforms:
+        return None
+    messenger = services.outbox.messenger(platform)
+    if not isinstance(messenger, PostingCheck):
+        return None
+    return await messenger.may_post(ChatAddress(platform, chat_id), owner)
+
+
+async def usable_target(turn: Turn, target: ChatTarget) -> bool:
+    """Whether the target is the user's and the bot may post there now."""
+    if target.chat_user_id != turn.user_id or target.chat_id == turn.origin.chat.chat_id:
+        return False
+    found = await refusal(turn.services, target.platform, target.chat_id, turn.user.external_id)
+    return found is None
+
+
+async def offer(turn: Turn, plan: Plan, draft: Draft, *, message_id: str | None) -> bool:
+    """Ask where the articles go, when the owner has channels or groups the bot may post to
+    besides this chat; whether it asked."""
+    if plan.target_asked:
+        return False
+    found = await turn.store(
+        lambda s: targets.targets_of_user(s, user_id=turn.user_id, platform=plan.platform)
+    )
+    usable = [target for target in found if await usable_target(turn, target)]
+    if not usable:
+        return False
+    calendar = turn.texts.calendar
+    here = Button(calendar.button_here, PickTarget(draft.id, HERE).encode())
+    rows = [(here,)]
+    for target in usable:
+        assert target.id is not None
+        rows.append((Button(target.title, PickTarget(draft.id, target.id).encode()),))
+    turn.replace(message_id, Screen((paragraph(calendar.ask_target),), tuple(rows)))
+    return True

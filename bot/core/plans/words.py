@@ -1,0 +1,27 @@
+"""How a plan's times and rhythm read, in the plan's zone and the user's language."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from bot.core.plans.rhythm import WEEKDAYS, Rhythm
+from bot.core.texts.calendar import CalendarTexts
+
+__all__ = ["describe", "local_time"]
+
+
+def local_time(at: datetime, zone: ZoneInfo, texts: CalendarTexts) -> str:
+    """A UTC time as the zone's wall clock shows it: ``27.11.2026 09:00``."""
+    return at.astimezone(zone).strftime(texts.time_format)
+
+
+def describe(rhythm: Rhythm, texts: CalendarTexts) -> str:
+    """The rhythm in words: ``27.11.2026 14:30``, ``her gün 09:00``, ``her pazartesi, ...``."""
+    if rhythm.once is not None:
+        return rhythm.once.strftime(texts.time_format)
+    time = f"{rhythm.hour:02d}:{rhythm.minute:02d}"
+    if rhythm.days == "*":
+        return texts.every_day.format(time=time)
+    names = [texts.day_names[WEEKDAYS.index(day)] for day in rhythm.days.split(",")]
+    return texts.every_days.format(days=", ".join(names), time=time)

@@ -1,0 +1,205 @@
+"""The content calendar's texts (/takvim), one record per language."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["ENGLISH_CALENDAR", "TURKISH_CALENDAR", "CalendarTexts"]
+
+
+@dataclass(frozen=True, slots=True)
+class CalendarTexts:
+    """Every text of the content calendar, in one language."""
+
+    # Mon..Sun, and how the three rhythms read.
+    day_names: tuple[str, ...]
+    every_day: str
+    every_days: str
+    time_format: str
+    none_yet: str
+    heading: str
+    line: str
+    paused: str
+    # Why a plan is paused, by the reason stored with it.
+    reasons: tuple[tuple[str, str], ...]
+    here: str
+    bad_rhythm: str
+    in_the_past: str
+    ask_titles: str
+    summary_rhythm: str
+    summary_runs: str
+    summary_target: str
+    summary_more_runs: str
+    summary_titles: str
+    summary_charged_when_run: str
+    saved: str
+    button_pause: str
+    button_resume: str
+    button_delete: str
+    paused_done: str
+    resumed: str
+    deleted: str
+    ask_target: str
+    button_here: str
+    # Why a run could not post to its channel or group, by ``PostingRefused``.
+    refusals: tuple[tuple[str, str], ...]
+    run_placed: str
+    run_low_balance: str
+    run_skipped: str
+    run_title_refused: str
+    run_target_lost: str
+
+    def refusal(self, code: str) -> str:
+        """Why a run could not post to its target, in words."""
+        return dict(self.refusals).get(code, code)
+
+    def reason(self, code: str | None) -> str:
+        """Why a plan was paused, in words."""
+        return dict(self.reasons).get(code or "", code or "")
+
+
+TURKISH_CALENDAR = CalendarTexts(
+    day_names=("pazartesi", "salı", "çarşamba", "perşembe", "cuma", "cumartesi", "pazar"),
+    every_day="her gün {time}",
+    every_days="her {days} {time}",
+    time_format="%d.%m.%Y %H:%M",
+    none_yet=(
+        "Henüz planınız yok. Bir planı tek mesajla yazın, örneğin:\n"
+        "/takvim 27.11.2026 14:30: Birinci başlık; İkinci başlık\n"
+        "/takvim her gün 09:00: Birinci başlık; İkinci başlık\n"
+        "/takvim her pazartesi, perşembe 09:00: Birinci başlık; İkinci başlık"
+    ),
+    heading="Planlarınız",
+    line="{number}. {rhythm} — sonraki: {next} · kalan: {left} başlık · hedef: {target}",
+    paused="Duraklatıldı ({reason})",
+    reasons=(
+        ("user", "sizin isteğinizle"),
+        ("balance", "bakiye yetersiz"),
+        ("target", "hedefe yazılamıyor"),
+        ("client", "müşteri silindi"),
+        ("login", "oturum kapalı"),
+    ),
+    here="bu sohbet",
+    bad_rhythm=(
+        "Planın zamanını anlayamadım. Zamanı, ardından iki nokta ve başlıkları yazın, örneğin:\n"
+        "/takvim 27.11.2026 14:30: Birinci başlık; İkinci başlık\n"
+        "/takvim her gün 09:00: ...\n"
+        "/takvim her pazartesi, perşembe 09:00: ..."
+    ),
+    in_the_past="Bu zaman geçti ({time}). İleri bir zaman yazın.",
+    ask_titles=(
+        "Planın başlıklarını yazın: alt alta ya da ; ile ayırarak (en çok {limit}), "
+        "ya da bir .txt/.csv dosyası gönderin."
+    ),
+    summary_rhythm="Zaman",
+    summary_runs="Çalışma zamanları",
+    summary_target="Hedef",
+    summary_more_runs="… ve {count} çalışma daha",
+    summary_titles="{count} başlık",
+    summary_charged_when_run=(
+        "Şimdi ücret alınmaz: her sipariş, çalıştığı anda bakiyenizden ücretlendirilir."
+    ),
+    saved="Plan kaydedildi. Sonraki çalışma: {next}. Planlarınız: /takvim",
+    button_pause="⏸ Duraklat {number}",
+    button_resume="▶ Sürdür {number}",
+    button_delete="🗑 Sil {number}",
+    paused_done="Plan duraklatıldı.",
+    resumed="Plan sürüyor. Sonraki çalışma: {next}.",
+    deleted="Plan silindi.",
+    ask_target="Makaleler nereye gönderilsin?",
+    button_here="Bu sohbet",
+    refusals=(
+        ("not_member", "bot artık orada değil"),
+        ("no_rights", "botun orada yazma yetkisi yok"),
+        ("owner_left", "siz artık orada üye değilsiniz"),
+        ("unknown", "Telegram izin vermedi"),
+    ),
+    run_placed="Takvim ({time}): {placed}",
+    run_low_balance=(
+        "Planınızın {time} siparişi verilmedi: bakiyeniz ({balance}) {count} başlığın "
+        "ücretini ({cost}) karşılamıyor. Hiçbir ücret alınmadı ve plan duraklatıldı; "
+        "bakiye yükleyince /takvim ile sürdürün."
+    ),
+    run_skipped=(
+        "Planınızın {time} çalışması bir saatten fazla gecikti (bot o sırada çalışmıyordu) "
+        "ve atlandı; ücret alınmadı."
+    ),
+    run_title_refused="Şu başlık servis tarafından kabul edilmedi ve atlandı: {title} ({reason})",
+    run_target_lost=(
+        "Planınız duraklatıldı: {target} hedefine artık yazamıyorum ({reason}). "
+        "Hiçbir ücret alınmadı; sorunu giderince /takvim ile sürdürün."
+    ),
+)
+
+ENGLISH_CALENDAR = CalendarTexts(
+    day_names=("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+    every_day="every day {time}",
+    every_days="every {days} {time}",
+    time_format="%d.%m.%Y %H:%M",
+    none_yet=(
+        "You have no plans yet. Write one in one message, for example:\n"
+        "/takvim 27.11.2026 14:30: First title; Second title\n"
+        "/takvim every day 09:00: First title; Second title\n"
+        "/takvim every monday, thursday 09:00: First title; Second title"
+    ),
+    heading="Your plans",
+    line="{number}. {rhythm} — next: {next} · left: {left} titles · target: {target}",
+    paused="Paused ({reason})",
+    reasons=(
+        ("user", "by you"),
+        ("balance", "balance too low"),
+        ("target", "cannot post to the target"),
+        ("client", "client removed"),
+        ("login", "logged out"),
+    ),
+    here="this chat",
+    bad_rhythm=(
+        "I could not read the plan's time. Write the time, then a colon and the titles, e.g.:\n"
+        "/takvim 27.11.2026 14:30: First title; Second title\n"
+        "/takvim every day 09:00: ...\n"
+        "/takvim every monday, thursday 09:00: ..."
+    ),
+    in_the_past="That time has passed ({time}). Write a time ahead.",
+    ask_titles=(
+        "Write the plan's titles: one per line or separated by ; (at most {limit}), "
+        "or send a .txt/.csv file."
+    ),
+    summary_rhythm="Time",
+    summary_runs="Runs",
+    summary_target="Target",
+    summary_more_runs="… and {count} more runs",
+    summary_titles="{count} titles",
+    summary_charged_when_run=(
+        "Nothing is charged now: each order is charged to your balance when it runs."
+    ),
+    saved="Plan saved. Next run: {next}. Your plans: /takvim",
+    button_pause="⏸ Pause {number}",
+    button_resume="▶ Resume {number}",
+    button_delete="🗑 Delete {number}",
+    paused_done="Plan paused.",
+    resumed="Plan resumed. Next run: {next}.",
+    deleted="Plan deleted.",
+    ask_target="Where should the articles go?",
+    button_here="This chat",
+    refusals=(
+        ("not_member", "the bot is no longer there"),
+        ("no_rights", "the bot may not post there"),
+        ("owner_left", "you are no longer a member there"),
+        ("unknown", "Telegram would not allow it"),
+    ),
+    run_placed="Calendar ({time}): {placed}",
+    run_low_balance=(
+        "Your plan's order of {time} was not placed: your balance ({balance}) does not pay "
+        "for its {count} titles ({cost}). Nothing was charged and the plan is paused; "
+        "resume it with /takvim once you have topped up."
+    ),
+    run_skipped=(
+        "Your plan's run of {time} was over an hour late (the bot was not running) and was "
+        "skipped; nothing was charged."
+    ),
+    run_title_refused="This title was refused by the service and skipped: {title} ({reason})",
+    run_target_lost=(
+        "Your plan is paused: I can no longer post to {target} ({reason}). Nothing was "
+        "charged; resume it with /takvim once that is fixed."
+    ),
+)

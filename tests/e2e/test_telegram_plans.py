@@ -1,0 +1,136 @@
+"""The content calendar on Telegram, end to end through the fake Bot API, with the bot's clock
+moved by the test: a plan written in one message, run at its time into a channel the user
+added the bot to, and paused when the bot may no longer post there."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from tests.e2e.fake_telegram.records import StoredMessage
+from tests.e2e.order_labels import TITLE
+from tests.e2e.telegram_rig import ALICE, Rig, telegram_rig
+from tests.fakes import ManualClock
+
+ISTANBUL = ZoneInfo("Europe/Istanbul")
+CHANNEL = -1001234567890
+SECOND = "Bulut bilişimin kısa tarihi"
+
+
+@pytest.fixture
+async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
+    # From the start of a minute, so the next minute but one is over a minute ahead.
+    start = datetime.now(UTC).replace(second=0, microsecond=0)
+    async with telegram_rig(tmp_path, clock=ManualClock(start, ticking=True)) as rig:
+        yield rig
+
+
+def clock_of(rig: Rig) -> ManualClock:
+    assert isinstance(rig.clock, ManualClock)
+    return rig.clock
+
+
+def next_minute(rig: Rig, minutes: int = 1) -> datetime:
+    return clock_of(rig).now.replace(second=0, microsecond=0) + timedelta(minutes=minutes)
+
+
+def wall(at: datetime, form: str = "%d.%m.%Y %H:%M") -> str:
+    return at.astimezone(ISTANBUL).strftime(form)
+
+
+def label(message: StoredMessage, start: str) -> str:
+    labels = [button["text"] for row in message.buttons for button in row]
+    return next(text for text in labels if text.startswith(start))
+
+
+async def write_plan(rig: Rig, line: str, *, target: str | None = None) -> str:
+    """The plan in one message, then tone, size (and target), summed up and saved; the
+    summary's text."""
+    tones = await rig.says(ALICE, line, "Yazım tonunu seçin")
+    sizes = await rig.presses(ALICE, tones, "Samimi", "Makale boyutunu seçin")
+    after_size = "Makaleler nereye" if target else "Çalışma zamanları"
+    shown = await rig.presses(ALICE, sizes, label(sizes, "Kısa"), after_size)
+    if target:
+        shown = await rig.presses(ALICE, shown, target, "Çalışma zamanları")
+    summary = shown.text or ""
+    await rig.presses(ALICE, shown, "Onayla", "Plan kaydedildi")
+    return summary
+
+
+async def test_a_one_time_plan_orders_at_its_time_and_not_before(rig: Rig) -> None:
+    await rig.log_in()
+    at = next_minute(rig, 2)
+    summary = await write_plan(rig, f"/takvim {wall(at)}: {TITLE}")
+    assert "Şimdi ücret alınmaz" in summary
+    assert rig.sandbox.state.create_count == 0
+    clock_of(rig).now = at - timedelta(seconds=30)
+    # The calendar ticks every 0.2 s here: two answers later, still nothing is ordered.
+    await rig.says(ALICE, "/takvim", "kalan: 1 başlık")
+    await rig.says(ALICE, "/bakiye", "500,00 TL")
+    assert rig.sandbox.state.create_count == 0, "never before its time"
+    clock_of(rig).now = at
+    await rig.telegram.wait_for(lambda: rig.sandbox.state.create_count == 1)
+    await rig.until(ALICE, "Takvim")
+    rig.sandbox.state.clock.advance(600)
+    await rig.until(ALICE, "Makaleniz hazır", timeout=15)
+    assert any((m.text or "").startswith(TITLE) for m in rig.bot_messages(ALICE))
+    assert rig.sandbox.state.create_count == 1
+
+
+async def test_a_channel_as_target_then_lost_rights_pause_the_plan(rig: Rig) -> None:
+    await rig.log_in()
+    rig.telegram.bot_added(ALICE, CHANNEL, title="Acme Blog")
+    at = next_minute(rig, 2)
+    await write_plan(
+        rig, f"/takvim her gün {wall(at, '%H:%M')}:\n{TITLE}\n{SECOND}", target="Acme Blog"
+    )
+    listing = await rig.says(ALICE, "/takvim", "Planlarınız")
+    assert f"sonraki: {wall(at)} · kalan: 2 başlık · hedef: Acme Blog" in (listing.text or "")
+
+    clock_of(rig).now = at
+    await rig.telegram.wait_for(lambda: rig.sandbox.state.create_count == 1)
+    rig.sandbox.state.clock.advance(600)
+    await rig.telegram.wait_for(
+        lambda: any(m.document for m in rig.bot_messages(CHANNEL)), timeout=15
+    )
+    channel = rig.bot_messages(CHANNEL)
+    assert (channel[0].text or "").startswith(TITLE), "the channel gets the article"
+    assert all(not m.buttons for m in channel), "no buttons where readers could press them"
+    assert not any("Hazırlanıyor" in (m.text or "") for m in channel)
+    await rig.until(ALICE, "Kalite kartı", timeout=15)
+
+    listing = await rig.says(ALICE, "/takvim", "Planlarınız")
+    tomorrow = at + timedelta(days=1)
+    assert f"sonraki: {wall(tomorrow)} · kalan: 1 başlık" in (listing.text or "")
+
+    # The channel's admin takes the bot's right to post away before the second run.
+    rig.telegram.bot_added(ALICE, CHANNEL, title="Acme Blog", can_post=False)
+    clock_of(rig).now = tomorrow
+    told = await rig.until(ALICE, "Planınız duraklatıldı", timeout=15)
+    assert "Acme Blog" in (told.text or "")
+    assert "yetkisi yok" in (told.text or "")
+    assert rig.sandbox.state.create_count == 1, "the second run orders nothing"
+    listing = await rig.says(ALICE, "/takvim", "Planlarınız")
+    assert "Duraklatıldı (hedefe yazılamıyor)" in (listing.text or "")
+
+
+async def test_a_paid_article_its_channel_no_longer_takes_goes_to_the_owner(rig: Rig) -> None:
+    await rig.log_in()
+    rig.telegram.bot_added(ALICE, CHANNEL, title="Acme Blog")
+    at = next_minute(rig, 2)
+    await write_plan(rig, f"/takvim {wall(at)}: {TITLE}", target="Acme Blog")
+    clock_of(rig).now = at
+    await rig.telegram.wait_for(lambda: rig.sandbox.state.create_count == 1)
+    # Ordered and paid; then the channel's admin takes the bot's right to post away.
+    rig.telegram.bot_added(ALICE, CHANNEL, title="Acme Blog", can_post=False)
+    rig.sandbox.state.clock.advance(600)
+    await rig.telegram.wait_for(
+        lambda: any(m.document for m in rig.bot_messages(ALICE)), timeout=20
+    )
+    assert any((m.text or "").startswith(TITLE) for m in rig.bot_messages(ALICE))
+    assert rig.bot_messages(CHANNEL) == []
+    assert rig.sandbox.state.create_count == 1

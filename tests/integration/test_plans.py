@@ -1,0 +1,152 @@
+"""The content calendar through the dialogs and the planner, against the sandbox on loopback:
+a run orders at its time and not before, repeats on the next day, and never charges what the
+balance cannot pay."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from tests.dialog_harness import Chat, Harness, harness, labels, texts
+
+pytestmark = pytest.mark.integration
+
+ISTANBUL = ZoneInfo("Europe/Istanbul")
+FIRST = "Yapay zekâ: içerik üretiminin geleceği"
+SECOND = "Bulut bilişimin kısa tarihi"
+
+
+def wall(at: datetime) -> str:
+    return at.astimezone(ISTANBUL).strftime("%d.%m.%Y %H:%M")
+
+
+def minute_ahead(h: Harness, minutes: int = 1) -> datetime:
+    """The start of the minute ``minutes`` from now, in UTC."""
+    now = h.clock.now.replace(second=0, microsecond=0)
+    return now + timedelta(minutes=minutes)
+
+
+async def plan(chat: Chat, line: str, size: str = "Kısa") -> str:
+    """Write a plan in one message, pick the tone and size, and save it; the summary."""
+    tones = await chat.say(line)
+    assert "Samimi" in labels(tones), texts(tones)
+    await chat.press("Samimi")
+    summary = texts(await chat.press(size))
+    saved = texts(await chat.press("Onayla"))
+    assert "Plan kaydedildi" in saved, saved
+    return summary
+
+
+async def test_a_one_time_plan_orders_all_its_titles_at_its_time_and_not_before(
+    tmp_path: Path,
+) -> None:
+    async with harness(tmp_path) as h:
+        chat = h.chat()
+        await chat.login()
+        at = minute_ahead(h)
+        summary = await plan(chat, f"/takvim {wall(at)}: {FIRST}; {SECOND}")
+        assert "Çalışma zamanları" in summary
+        assert wall(at) in summary
+        assert "Ücret: 30,00 TL" in summary, "the cost of all its titles"
+        assert "her sipariş, çalıştığı anda" in summary
+        assert h.sandbox is not None
+        assert h.sandbox.state.create_count == 0, "saving a plan charges nothing"
+
+        listing = texts(await chat.say("/takvim"))
+        assert f"sonraki: {wall(at)} · kalan: 2 başlık · hedef: bu sohbet" in listing
+
+        h.clock.now = at - timedelta(seconds=1)
+        await h.bot.planner.run_due()
+        assert h.sandbox.state.create_count == 0, "never before its time"
+
+        h.clock.now = at
+        await h.bot.planner.run_due()
+        await h.bot.planner.run_due()
+        assert h.sandbox.state.create_count == 2, "both titles, once"
+        assert any("Takvim" in text for text in [c.text for c in h.messenger.sent])
+        assert "Henüz planınız yok" in texts(await chat.say("/takvim")), "a one-time plan ends"
+
+
+async def test_a_repeating_plan_lists_its_second_run_for_the_next_day(tmp_path: Path) -> None:
+    async with harness(tmp_path) as h:
+        chat = h.chat()
+        await chat.login()
+        at = minute_ahead(h, 2)
+        clock = at.astimezone(ISTANBUL).strftime("%H:%M")
+        await plan(chat, f"/takvim her gün {clock}:\n{FIRST}\n{SECOND}")
+        h.clock.now = at + timedelta(seconds=5)
+        await h.bot.planner.run_due()
+        assert h.sandbox is not None
+        assert h.sandbox.state.create_count == 1, "one title a run"
+        listing = texts(await chat.say("/takvim"))
+        assert f"sonraki: {wall(at + timedelta(days=1))} · kalan: 1 başlık" in listing
+
+
+async def test_a_run_the_balance_cannot_pay_orders_nothing_and_pauses_the_plan(
+    tmp_path: Path,
+) -> None:
+    async with harness(tmp_path) as h:
+        chat = h.chat()
+        await chat.login("az@example.com", "Az123456")
+        at = minute_ahead(h)
+        await plan(chat, f"/takvim {wall(at)}: {FIRST}; {SECOND}")
+        told = len([c.text for c in h.messenger.sent])
+        h.clock.now = at
+        await h.bot.planner.run_due()
+        h.clock.advance(60)
+        await h.bot.planner.run_due()
+        assert h.sandbox is not None
+        assert h.sandbox.state.create_count == 0
+        assert h.sandbox.state.balance_of("az@example.com") == 20
+        notes = [c.text for c in h.messenger.sent][told:]
+        assert len(notes) == 1, notes
+        assert "bakiyeniz (20,00 TL)" in notes[0]
+        listing = await chat.say("/takvim")
+        assert "Duraklatıldı (bakiye yetersiz)" in texts(listing)
+        assert "▶ Sürdür 1" in labels(listing)
+
+
+async def test_a_plan_asks_its_client_and_removing_the_client_pauses_it(tmp_path: Path) -> None:
+    async with harness(tmp_path) as h:
+        chat = h.chat()
+        await chat.login()
+        await chat.say("/musteriler")
+        await chat.press("Müşteri ekle")
+        await chat.say("Acme")
+        asked = await chat.say(f"/takvim her gün 09:00: {FIRST}")
+        assert "Hangi müşteri için?" in texts(asked)
+        await chat.press("Acme")
+        await chat.press("Samimi")
+        summary = texts(await chat.press("Kısa"))
+        assert "Müşteri: Acme" in summary
+        assert "Zaman: her gün 09:00" in summary
+        assert "Plan kaydedildi" in texts(await chat.press("Onayla"))
+
+        await chat.say("/musteriler")
+        await chat.press("Sil")
+        listing = texts(await chat.say("/takvim"))
+        assert "Duraklatıldı (müşteri silindi)" in listing
+
+
+async def test_a_plan_is_paused_resumed_and_deleted_with_its_buttons(tmp_path: Path) -> None:
+    async with harness(tmp_path) as h:
+        chat = h.chat()
+        await chat.login()
+        at = minute_ahead(h, 5)
+        await plan(chat, f"/takvim her gün {at.astimezone(ISTANBUL):%H:%M}: {FIRST}; {SECOND}")
+        await chat.say("/takvim")
+        paused = texts(await chat.press("⏸ Duraklat 1"))
+        assert "Plan duraklatıldı." in paused
+        assert "Duraklatıldı (sizin isteğinizle)" in paused
+        h.clock.now = at
+        await h.bot.planner.run_due()
+        assert h.sandbox is not None
+        assert h.sandbox.state.create_count == 0, "a paused plan does not run"
+        resumed = texts(await chat.press("▶ Sürdür 1"))
+        assert f"sonraki: {wall(at + timedelta(days=1))} · kalan: 2 başlık" in resumed
+        deleted = texts(await chat.press("🗑 Sil 1"))
+        assert "Plan silindi." in deleted
+        assert "Henüz planınız yok" in deleted
