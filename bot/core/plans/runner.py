@@ -83,13 +83,9 @@ class Planner:
             if draft_id is None:
                 return
         try:
-            if not await self._order(turn, plan, run, draft_id):
-                return
+            await self._order(turn, plan, run, draft_id)
         except NotLoggedIn:
             await self._stop(turn, plan, run, "login", turn.texts.need_login)
-            return
-        titles = _titles_of_run(plan)
-        await self._finish(plan, run, RunStatus.ORDERED, plan.next_title + len(titles))
 
     async def _turn(self, plan: Plan) -> Turn:
         user = await self.services.db.run(lambda s: users.get_user(s, user_id=plan.chat_user_id))
@@ -153,15 +149,20 @@ class Planner:
         await self._stop(turn, plan, run, "target", text)
         return True
 
-    async def _order(self, turn: Turn, plan: Plan, run: PlanRun, draft_id: str) -> bool:
-        """Submit and place the run's order; false when nothing was charged and it is to be
-        tried again (the run stays claimed until its lease ends)."""
+    async def _order(self, turn: Turn, plan: Plan, run: PlanRun, draft_id: str) -> None:
+        """Submit and place the run's order, and record the run as ordered before the owner is
+        told; unless nothing was charged and it is to be tried again (the run stays claimed
+        until its lease ends)."""
         draft = await purchase.submit(turn, draft_id)
         if draft is None:
             # An earlier claimer submitted it: the purchase path owns it now.
-            return True
+            await self._ordered(plan, run)
+            return
         self.services.operations.order_confirmed()
         placed = await purchase.place(turn, draft)
+        if not placed.retry:
+            # Recorded first, so a plan listed while its owner is being told shows its next run.
+            await self._ordered(plan, run)
         calendar = turn.texts.calendar
         when = local_time(run.run_at, ZoneInfo(plan.time_zone), calendar)
         text = calendar.run_placed.format(time=when, placed=placed.text)
@@ -172,7 +173,10 @@ class Planner:
         await self._tell(turn, plan, text)
         for job in placed.jobs:
             await self.services.outbox.announce(job)
-        return not placed.retry
+
+    async def _ordered(self, plan: Plan, run: PlanRun) -> None:
+        titles = _titles_of_run(plan)
+        await self._finish(plan, run, RunStatus.ORDERED, plan.next_title + len(titles))
 
     async def _refused(self, draft_id: str) -> bool:
         """Whether the service refused the run's order (closed as failed, nothing charged)."""
