@@ -17,6 +17,7 @@ from bot.core.accounts import Accounts
 from bot.core.clock import Clock
 from bot.core.delivery.leases import LeaseKeeper, LeaseLost
 from bot.core.delivery.outbox import Outbox
+from bot.core.delivery.polling import MAX_POLL_WAIT, PollPolicy
 from bot.core.delivery.waits import failure_wait, unreachable_for_good
 from bot.core.errors import NotLoggedIn, SessionExpired
 from bot.core.operations import Operations
@@ -30,12 +31,8 @@ __all__ = ["MAX_POLL_WAIT", "MISSING_GRACE", "Poller"]
 
 log = logging.getLogger(__name__)
 
-# The longest wait between two polls of a job, after errors or for a long-running job.
-MAX_POLL_WAIT = timedelta(minutes=5)
 # A job listed before may drop out of a list for a moment; missing this long means gone.
 MISSING_GRACE = timedelta(minutes=10)
-# Without a progress, each wait is this share of the job's age: waits grow ×1.25 per poll.
-_AGE_SHARE = 0.25
 _REASON_LIMIT = 500
 # Users asked about at once: enough to hide the upstream's latency, few enough to be polite.
 _USERS_AT_ONCE = 8
@@ -68,9 +65,16 @@ class Poller:
         self._leases = leases
         self._operations = operations
         self._poll_interval = poll_interval
+        self._policy = PollPolicy(poll_interval)
         self._job_timeout = job_timeout
         # Who a chat user is never changes; their locale may, so the cache lives for one round.
         self._users: dict[int, ChatUser] = {}
+        self._halted = False
+
+    def halt(self, halted: bool = True) -> None:
+        """While halted, a round asks about no further user: a stop need not wait for them.
+        Their jobs stay due, and their leases are handed back with the round's."""
+        self._halted = halted
 
     async def poll(self, platforms: Collection[str]) -> None:
         """One round over the pending jobs of ``platforms`` that are due."""
@@ -95,7 +99,8 @@ class Poller:
 
         async def one_user(user_id: int, batch: list[Job]) -> None:
             async with gate:
-                await self._poll_user_safely(user_id, batch, now)
+                if not self._halted:
+                    await self._poll_user_safely(user_id, batch, now)
 
         try:
             await asyncio.gather(*(one_user(uid, batch) for uid, batch in by_user.items()))
@@ -197,7 +202,12 @@ class Poller:
                 await self._leases.ensure(_id(job))
                 await self._outbox.show_progress(job, user, self._outbox.progress_text(texts, job))
             job.failures = 0
-            job.next_poll_at = now + self._poll_wait(job, now)
+            job.next_poll_at = self._policy.due(
+                now=now,
+                created_at=job.created_at,
+                expected_at=job.expected_at,
+                progress=job.progress,
+            )
             await self._store(job)
 
     async def _end(self, job: Job, user: ChatUser, status: JobStatus, text: str) -> None:
@@ -231,16 +241,6 @@ class Poller:
         job_id = _id(job)
         until = now + failure_wait(self._poll_interval, job.failures + 1, MAX_POLL_WAIT)
         await self._db.run(lambda s: jobs.postpone_job(s, job_id=job_id, until=until))
-
-    def _poll_wait(self, job: Job, now: datetime) -> timedelta:
-        """Until the job, at the pace its progress shows, should be done; without a progress,
-        a share of its age. Never under the interval nor over the cap."""
-        age = now - job.created_at
-        if job.progress is not None and 0 < job.progress < 100:
-            wait = age * (100 - job.progress) / job.progress
-        else:
-            wait = age * _AGE_SHARE
-        return min(max(self._poll_interval, wait), max(MAX_POLL_WAIT, self._poll_interval))
 
     async def _user(self, user_id: int) -> ChatUser:
         if user_id not in self._users:
