@@ -24,6 +24,7 @@ from bot.core.delivery.outbox import Outbox
 from bot.core.delivery.poller import Poller
 from bot.core.delivery.sender import Sender
 from bot.core.operations import Operations
+from bot.core.pacing import in_background
 from bot.core.ports import Messenger
 from bot.core.upstream import Upstream
 from storage import Database, Leadership
@@ -104,7 +105,12 @@ class Delivery:
         """One round: take the lead where free, reconcile, poll, and hand finished jobs over.
 
         The sender goes on in the background; the scheduler runs this every poll interval.
+        Its messages, and the sender's, yield to interactive answers.
         """
+        with in_background():
+            await self._one_round()
+
+    async def _one_round(self) -> None:
         async with self._round:
             await self._lead()
             if self._led:
@@ -207,6 +213,10 @@ class Delivery:
             log.exception("reconciling orders failed; delivering anyway")
 
     async def _keep_leases(self) -> None:
+        with in_background():
+            await self._renew_leases()
+
+    async def _renew_leases(self) -> None:
         period = self._leases.lease_for.total_seconds() / 3
         while True:
             await asyncio.sleep(period)
