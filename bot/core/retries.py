@@ -37,18 +37,19 @@ async def retried(
     call: _Call,
     *,
     attempts: int | None = None,
+    passing: tuple[type[Exception], ...] = (Exception,),
     first_wait: float = FIRST_WAIT,
     sleep: _Sleep = asyncio.sleep,
 ) -> None:
     """Make the call until it passes; after ``attempts`` failures (never, when None) the last
-    failure is raised. Each failure is a warning, not an error: the call is tried again."""
+    failure is raised, and at once a failure that is not ``passing`` (a refused request).
+    Each failure is a warning, not an error: the call is tried again."""
     wait, failures = first_wait, 0
     while True:
         try:
             await call()
             return
-        # Whatever went wrong (a 5xx, a 429, a network error), the call is tried again.
-        except Exception as err:
+        except passing as err:
             failures += 1
             if attempts is not None and failures >= attempts:
                 raise

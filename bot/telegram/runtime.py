@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from starlette.routing import Route
 from telegram import Update
-from telegram.error import InvalidToken
+from telegram.error import InvalidToken, NetworkError, RetryAfter
 
 from bot.config import ConfigError, Settings
 from bot.core.conversation import Conversations
@@ -67,6 +67,8 @@ class TelegramRuntime:
             "setWebhook",
             lambda: bot.set_webhook(url, secret_token=secret, allowed_updates=ALLOWED_UPDATES),
             attempts=START_ATTEMPTS,
+            # A 5xx, a 429 or the network; a refused URL or token is told at once.
+            passing=(NetworkError, RetryAfter),
         )
         log.info("Telegram bot @%s takes its updates at %s", bot.username, path)
 
