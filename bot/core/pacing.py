@@ -7,9 +7,12 @@ then takes the bot's next free slot, so a chat that must wait a minute (a group)
 other chat back, and 429s are rare instead of being the mechanism.
 
 Sends reach the platform over a network, each a little late by a varying amount: two sent
-one refill apart may arrive closer than that. So a bucket is kept with ``margin`` seconds of
-room (its burst counts that much refill less), and a send the platform refused (429) is
-handed back with ``refused``: only what reached the platform counts. A 429 also keeps the
+one refill apart may arrive closer than that. So a bucket is kept with a margin of room (its
+burst counts that much refill less): ``MARGIN``, or more when the requests measured lately
+(``reached``) took longer, as on a busy host. A chat's send counts from the moment its
+answer came back (``reached``), the latest it can have reached the platform, and a send the
+platform refused (429) is handed back with ``refused``: only what reached the platform
+counts. A 429 also keeps the
 chat silent for its ``retry_after`` and halves its pace for ``SLOWED_FOR``, then the pace
 recovers.
 
@@ -23,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import time
 from bisect import bisect_left
+from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -49,6 +53,9 @@ _MEMORY_SECONDS = 120.0
 MARGIN = 0.1
 # Tokens of each bucket a background send leaves to interactive answers.
 RESERVE = 1
+# The margin follows the slowest of this many requests measured lately, up to _MAX_MARGIN.
+_MEASURED = 64
+_MAX_MARGIN = 1.0
 # After a 429, the chat's pace is halved for this long.
 SLOWED_FOR = 60.0
 _SLOWER = 2.0
@@ -128,6 +135,12 @@ class _Log:
         if any(isinstance(limit, Window) for limit in limits):
             self.times.append(at)
 
+    def reached(self, limits: Sequence[Limit], at: float) -> None:
+        """The last send reached the platform by ``at``: count it from then at the latest."""
+        for limit in limits:
+            if isinstance(limit, Bucket) and limit in self.arrivals:
+                self.arrivals[limit] = max(self.arrivals[limit], at + self._step(limit, at))
+
     def give_back(self, limits: Sequence[Limit], now: float) -> None:
         """Undo the last send's count: the platform refused it, so it took nothing."""
         for limit in limits:
@@ -166,9 +179,15 @@ class Pacer:
         self._bot = _Log()
         self._chats: dict[Hashable, _Log] = {}
         self._since_sweep = 0
+        self._took: deque[float] = deque(maxlen=_MEASURED)
 
-    async def wait(self, chat: Hashable, limits: Sequence[Limit]) -> None:
-        """Sleep until one more message may go to ``chat``; its slot is then taken."""
+    @property
+    def margin(self) -> float:
+        """The room kept in each bucket: the allowance, or the slowest request lately."""
+        return min(max(self._margin, *self._took, 0.0), _MAX_MARGIN)
+
+    async def wait(self, chat: Hashable, limits: Sequence[Limit]) -> float:
+        """Sleep until one more message may go to ``chat``; its slot is then taken: when."""
         background = _BACKGROUND.get()
         while True:
             now = self._clock()
@@ -176,7 +195,7 @@ class Pacer:
             if slot.at > now:
                 await self._sleep(slot.at - now)
             if slot.reserved:
-                return
+                return slot.at
 
     def reserve(
         self, chat: Hashable, limits: Sequence[Limit], now: float, *, background: bool = False
@@ -187,17 +206,25 @@ class Pacer:
         bot slot free now: one booked ahead would make a later answer queue behind it.
         """
         spare = RESERVE if background else 0
+        margin = self.margin
         log = self._chats.setdefault(chat, _Log())
-        ready = log.earliest(limits, now, self._margin, spare)
+        ready = log.earliest(limits, now, margin, spare)
         if ready > now:
             return Slot(ready, reserved=False)
-        at = self._bot.earliest(self._overall, now, self._margin, spare)
+        at = self._bot.earliest(self._overall, now, margin, spare)
         if background and at > now:
             return Slot(at, reserved=False)
         log.take(limits, at)
         self._bot.take(self._overall, at)
         self._forget(now)
         return Slot(at, reserved=True)
+
+    def reached(self, chat: Hashable, limits: Sequence[Limit], slot: float) -> None:
+        """A send to ``chat`` booked for ``slot`` was answered now: it reached the platform
+        between the two. Its chat counts it from now, and the time it took is measured."""
+        now = self._clock()
+        self._took.append(max(0.0, now - slot))
+        self._chats.setdefault(chat, _Log()).reached(limits, now)
 
     def hold(self, chat: Hashable | None, seconds: float) -> None:
         """Send nothing to ``chat`` (to any chat, when None) for ``seconds`` from now."""

@@ -91,14 +91,17 @@ class PacedRateLimiter(BaseRateLimiter[None]):
         limits = _limits(chat) if chat is not None else ()
         retries = 0
         while True:
-            if chat is not None:
-                await self._pacer.wait(chat, limits)
+            slot = await self._pacer.wait(chat, limits) if chat is not None else None
             try:
                 if self._inner is None:
-                    return await callback(*args, **kwargs)
-                return await self._inner.process_request(
-                    callback, args, kwargs, endpoint, data, rate_limit_args
-                )
+                    result = await callback(*args, **kwargs)
+                else:
+                    result = await self._inner.process_request(
+                        callback, args, kwargs, endpoint, data, rate_limit_args
+                    )
+                if slot is not None:
+                    self._pacer.reached(chat, limits, slot)
+                return result
             except RetryAfter as err:
                 retries += 1
                 if retries > RETRIES:

@@ -117,3 +117,23 @@ def test_a_refused_send_counts_for_nothing() -> None:
 
     # The refused send took nothing: the next may go sooner than before it was handed back.
     assert pacer.reserve(7, PRIVATE_LIMITS, 0.0).at < blocked
+
+
+def test_a_send_counts_from_its_answer_and_slow_answers_widen_the_margin() -> None:
+    now = [0.0]
+    pacer = Pacer(BOT_LIMITS, clock=lambda: now[0])
+    slots = []
+    for _ in range(3):
+        slot = pacer.reserve(7, PRIVATE_LIMITS, now[0])
+        while not slot.reserved:
+            slot = pacer.reserve(7, PRIVATE_LIMITS, slot.at)
+        slots.append(slot.at)
+        # Each answer comes back 0.6 s after its slot: a busy host, a slow network.
+        now[0] = slot.at + 0.6
+        pacer.reached(7, PRIVATE_LIMITS, slot.at)
+
+    assert pacer.margin == pytest.approx(0.6)
+    # The third send counts from its answer at the latest: the fourth cannot reach Telegram
+    # before the bucket, judged from then, has a token again.
+    fourth = pacer.reserve(7, PRIVATE_LIMITS, now[0])
+    assert fourth.at >= slots[-1] + 0.6 + 1.0 - (2.0 - 0.6)

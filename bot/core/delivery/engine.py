@@ -79,6 +79,7 @@ class Delivery:
             operations=self._operations,
             poll_interval=poll_interval,
             job_timeout=job_timeout,
+            finished=lambda: self._sender.wake(),
         )
         self._sender = Sender(
             db=db,
@@ -161,7 +162,11 @@ class Delivery:
         await self._end_round(grace)
         async with self._round:
             await self._sender.stop()
-            await self._leases.release_all()
+            try:
+                await self._leases.release_all()
+            # A database gone at the stop: the leases, short, run out by themselves.
+            except Exception as err:  # noqa: BLE001
+                log.warning("could not hand the leases back at the stop: %r", err)
             for lock in self._locks.values():
                 await asyncio.to_thread(lock.release)
             self._locks.clear()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime, timedelta
 
 from bot.api import NEWEST_ARTICLES, Article, ArticleApiError, RateLimited
@@ -56,8 +56,10 @@ class Poller:
         operations: Operations,
         poll_interval: timedelta,
         job_timeout: timedelta,
+        finished: Callable[[], None] = lambda: None,
     ) -> None:
         self._db = db
+        self._finished = finished
         self._api = api
         self._accounts = accounts
         self._outbox = outbox
@@ -69,6 +71,9 @@ class Poller:
         self._job_timeout = job_timeout
         # Who a chat user is never changes; their locale may, so the cache lives for one round.
         self._users: dict[int, ChatUser] = {}
+        # The progress lines to show once every user of the round is asked: a line waiting
+        # for its turn at the platform must not hold back another user's finished article.
+        self._lines: list[tuple[ChatUser, Job, datetime]] = []
         self._halted = False
 
     def halt(self, halted: bool = True) -> None:
@@ -79,6 +84,7 @@ class Poller:
     async def poll(self, platforms: Collection[str]) -> None:
         """One round over the pending jobs of ``platforms`` that are due."""
         self._users.clear()
+        self._lines.clear()
         now = self._clock()
         claimed = await self._db.run(
             lambda s: jobs.claim_jobs(
@@ -102,8 +108,14 @@ class Poller:
                 if not self._halted:
                     await self._poll_user_safely(user_id, batch, now)
 
+        async def one_line(user: ChatUser, job: Job, at: datetime) -> None:
+            async with gate:
+                if not self._halted:
+                    await self._show_line(user, job, at)
+
         try:
             await asyncio.gather(*(one_user(uid, batch) for uid, batch in by_user.items()))
+            await asyncio.gather(*(one_line(*line) for line in self._lines))
         finally:
             await self._leases.release(job.id for job in claimed if job.id is not None)
 
@@ -179,10 +191,14 @@ class Poller:
         )
         if article is not None and article.finished:
             job.status, job.content, job.progress = JobStatus.FINISHED, article.content, 100
-            # Due at once: the sender takes it from here.
+            # Due at once, its lease handed back in the same write: the sender, woken now,
+            # takes it from here without waiting for the round to end.
             job.finished_at, job.failures, job.next_poll_at = now, 0, now
+            job.lease_owner = job.lease_until = None
             await self._store(job)
+            self._leases.drop(_id(job))
             log.info("job %s (%s) finished", job.id, job.request_id)
+            self._finished()
         elif article is not None and article.failed:
             reason = (article.failure_reason or "").strip()
             job.failure_reason = reason[:_REASON_LIMIT] or None
@@ -198,9 +214,11 @@ class Poller:
             )
         else:
             if article is not None:
-                job.progress = article.progress
-                await self._leases.ensure(_id(job))
-                await self._outbox.show_progress(job, user, self._outbox.progress_text(texts, job))
+                shown, job.progress = job.progress, article.progress
+                # Polled every interval near its estimate, a job's line changes each time:
+                # shown per tenth, so that 60 lines do not take the bot's whole pace.
+                if _tenth(shown) != _tenth(job.progress):
+                    self._lines.append((user, job, now))
             job.failures = 0
             job.next_poll_at = self._policy.due(
                 now=now,
@@ -209,6 +227,21 @@ class Poller:
                 progress=job.progress,
             )
             await self._store(job)
+
+    async def _show_line(self, user: ChatUser, job: Job, now: datetime) -> None:
+        """Show a pending job's progress line (its state is stored already), and store it."""
+        try:
+            await self._leases.ensure(_id(job))
+            text = self._outbox.progress_text(self._outbox.texts(user), job)
+            await self._outbox.show_progress(job, user, text)
+            await self._store(job)
+        except LeaseLost:
+            log.warning("job %s (%s): lease lost mid-round", job.id, job.request_id)
+        except (MessengerError, ArticleApiError, NotLoggedIn) as err:
+            await self._back_off(job, now, err)
+        # As between jobs: one line's bug must not stop the others'.
+        except Exception:
+            log.exception("job %s (%s): its progress line failed", job.id, job.request_id)
 
     async def _end(self, job: Job, user: ChatUser, status: JobStatus, text: str) -> None:
         """Report how the job ended and store that; the report goes out once, fenced."""
@@ -252,6 +285,10 @@ class Poller:
         owner = self._leases.owner
         if await self._db.run(lambda s: jobs.save_leased_job(s, job=job, owner=owner)) is None:
             raise LeaseLost(job.id)
+
+
+def _tenth(progress: int | None) -> int | None:
+    return None if progress is None else progress // 10
 
 
 def _id(job: Job) -> int:
