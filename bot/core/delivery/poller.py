@@ -74,6 +74,8 @@ class Poller:
         # The progress lines to show once every user of the round is asked: a line waiting
         # for its turn at the platform must not hold back another user's finished article.
         self._lines: list[tuple[ChatUser, Job, datetime]] = []
+        # Jobs of the round handed to the sender: their leases are the sender's now.
+        self._handed: set[int] = set()
         self._halted = False
 
     def halt(self, halted: bool = True) -> None:
@@ -85,6 +87,7 @@ class Poller:
         """One round over the pending jobs of ``platforms`` that are due."""
         self._users.clear()
         self._lines.clear()
+        self._handed.clear()
         now = self._clock()
         claimed = await self._db.run(
             lambda s: jobs.claim_jobs(
@@ -117,7 +120,11 @@ class Poller:
             await asyncio.gather(*(one_user(uid, batch) for uid, batch in by_user.items()))
             await asyncio.gather(*(one_line(*line) for line in self._lines))
         finally:
-            await self._leases.release(job.id for job in claimed if job.id is not None)
+            # Not the jobs handed to the sender: it may have claimed them already, under the
+            # same owner, and a release here would take its lease from under it.
+            await self._leases.release(
+                job.id for job in claimed if job.id is not None and job.id not in self._handed
+            )
 
     async def _poll_user_safely(self, user_id: int, batch: list[Job], now: datetime) -> None:
         try:
@@ -197,6 +204,7 @@ class Poller:
             job.lease_owner = job.lease_until = None
             await self._store(job)
             self._leases.drop(_id(job))
+            self._handed.add(_id(job))
             log.info("job %s (%s) finished", job.id, job.request_id)
             self._finished()
         elif article is not None and article.failed:
