@@ -72,6 +72,15 @@ LONGEST = 10 * 60  # seconds the longest size ("Çok Uzun") takes at speed 1
 TONE = 2
 ARTICLE_METHODS = frozenset({"sendMessage", "sendDocument"})
 GROUP_ID = -1009000000001
+# Telegram on its own terms: a bucket per chat and per bot, judged with a network's jitter.
+JITTER = 0.05
+LIMITS = Limits(jitter=JITTER)
+# Real jobs finish at about 0.9 to 1.3 times their estimate (its lower bound).
+AROUND_ESTIMATE = (0.9, 1.3)
+# One person's actions a moment apart, each to be answered at once.
+ACTIONS = 4
+ACTIONS_APART = 0.7
+ANSWER_GOAL = 0.3
 # Private chats, and the people in them, are numbered from here; a group's orderer too.
 FIRST_USER = 7_000_001
 START_TIMEOUT = 60.0
@@ -89,6 +98,8 @@ class Sizes:
     waiting_speed: float = 6.0
     poll_interval: float = 2.0
     bakiye: int = 30
+    # Chats receiving an article while one person acts (the scenario ``actions``).
+    busy: int = 60
     delivered: int = 100_000
     baseline: int = 1_000
     pending: int = 500
@@ -103,7 +114,8 @@ SMOKE = Sizes(
     waiting=3,
     waiting_speed=60.0,
     poll_interval=0.5,
-    bakiye=3,
+    bakiye=2,
+    busy=2,
     delivered=400,
     baseline=100,
     pending=20,
@@ -150,20 +162,24 @@ class World:
 
 # Seeding
 
+_MIGRATING = asyncio.Lock()
+
 
 @contextlib.asynccontextmanager
 async def world(folder: Path, *, speed: float) -> AsyncIterator[World]:
     """A fresh fake Telegram, sandbox and migrated database in ``folder``."""
     await asyncio.to_thread(folder.mkdir, parents=True, exist_ok=True)
     async with (
-        FakeTelegram.running(token=TOKEN) as telegram,
+        FakeTelegram.running(token=TOKEN, limits=LIMITS) as telegram,
         running_sandbox(speed=speed) as sandbox,
         httpx.AsyncClient(timeout=30) as http,
     ):
         key = generate_key()
         db = Database.connect(f"sqlite:///{folder / 'bot.db'}")
         try:
-            await asyncio.to_thread(db.migrate)
+            # Alembic keeps its context in module globals: one migration at a time.
+            async with _MIGRATING:
+                await asyncio.to_thread(db.migrate)
             api = ArticleApi(http, base_url=sandbox.url)
             accounts = Accounts(db=db, api=api, cipher=TokenCipher(key), clock=system_clock)
             yield World(folder, telegram, sandbox, db, api, accounts, key)
@@ -206,6 +222,7 @@ async def order(w: World, user_id: int, chat_id: int, title: str, size: int = SH
         size=size,
         cost=created.cost,
         next_poll_at=now + timedelta(seconds=wait),
+        expected_at=now + timedelta(seconds=wait),
         created_at=now,
     )
     return await w.db.run(lambda s: jobs.add_job(s, job=row))
@@ -340,18 +357,28 @@ def received(telegram: FakeTelegram, chats: set[int]) -> Counter[int]:
     )
 
 
+async def all_finished(
+    w: World, orders: list[tuple[int, int]], label: str, size: int = SHORT
+) -> Counter[int]:
+    """Order one article per (user, chat) and let every job finish; the messages each chat
+    should get (parts and files)."""
+    expected: Counter[int] = Counter()
+    for n, (user_id, chat_id) in enumerate(orders):
+        job = await order(w, user_id, chat_id, f"{label} {n}: yapay zekâ ile içerik üretimi", size)
+        # The parts and both files (Markdown, HTML).
+        expected[chat_id] += len(article_messages(upstream_job(w, user_id, job.request_id))) + 2
+    w.sandbox.state.clock.advance(LONGEST + 60)  # every job done; tokens last an hour
+    due = system_clock()
+    await w.db.run(lambda s: _make_due(s, due))
+    return expected
+
+
 async def finish_at_once(
     w: World, orders: list[tuple[int, int]], sizes: Sizes, label: str, size: int = SHORT
 ) -> Delivered:
     """Order one article per (user, chat), let every job finish, and run the bot until all
     parts and files are in their chats (or the timeout)."""
-    expected: Counter[int] = Counter()
-    for n, (user_id, chat_id) in enumerate(orders):
-        job = await order(w, user_id, chat_id, f"{label} {n}: yapay zekâ ile içerik üretimi", size)
-        expected[chat_id] += len(article_messages(upstream_job(w, user_id, job.request_id))) + 1
-    w.sandbox.state.clock.advance(LONGEST + 60)  # every job done; tokens last an hour
-    due = system_clock()
-    await w.db.run(lambda s: _make_due(s, due))
+    expected = await all_finished(w, orders, label, size)
     chats = set(expected)
     async with bot_process(w, sizes.poll_interval):
         with contextlib.suppress(AssertionError):
@@ -462,19 +489,31 @@ def first_part_at(telegram: FakeTelegram, chat_id: int, html: str) -> float | No
     return None
 
 
+def frontier_calls(jobs: Sequence[UpstreamJob], speed: float, interval: float) -> int:
+    """The own-articles calls of a poller that knows when jobs can finish: first at the
+    estimate, then every interval until each is done (its p95 is within the interval)."""
+    calls = 0
+    for job in jobs:
+        estimate = job.order.size.seconds[0] / speed
+        beyond = max(0.0, job.duration.total_seconds() - estimate)
+        calls += 1 + math.ceil(beyond / interval)
+    return calls
+
+
 async def waiting_users(folder: Path, sizes: Sizes) -> list[Measure]:
     async with world(folder, speed=sizes.waiting_speed) as w:
+        w.sandbox.state.around_estimate = AROUND_ESTIMATE
         watched: list[tuple[int, str]] = []
         articles: dict[int, UpstreamJob] = {}
-        for n in range(sizes.waiting):
-            person = FIRST_USER + n
-            user_id = await chat_user(w, person)
-            job = await order(w, user_id, person, f"Bekleyen {n}: yapay zekâ ile içerik")
-            watched.append((user_id, job.request_id))
-            articles[person] = upstream_job(w, user_id, job.request_id)
-        expected = Counter({p: len(article_messages(j)) + 1 for p, j in articles.items()})
-        before = w.own_articles_calls()
+        people = {FIRST_USER + n: await chat_user(w, FIRST_USER + n) for n in range(sizes.waiting)}
         async with bot_process(w, sizes.poll_interval):
+            # Ordered once the bot runs: its start, slow on a busy machine, is not measured.
+            for n, (person, user_id) in enumerate(people.items()):
+                job = await order(w, user_id, person, f"Bekleyen {n}: yapay zekâ ile içerik")
+                watched.append((user_id, job.request_id))
+                articles[person] = upstream_job(w, user_id, job.request_id)
+            expected = Counter({p: len(article_messages(j)) + 2 for p, j in articles.items()})
+            before = w.own_articles_calls()
             naive = asyncio.create_task(naive_poller(w, watched, sizes.poll_interval))
             with contextlib.suppress(AssertionError):
                 await w.telegram.wait_for(
@@ -490,6 +529,7 @@ async def waiting_users(folder: Path, sizes: Sizes) -> list[Measure]:
                 done = (job.created_at + job.duration).timestamp() - wall_to_monotonic
                 latencies.append(at - done)
         delivered = sum(1 for p in expected if received(w.telegram, {p})[p] >= expected[p])
+        frontier = frontier_calls(list(articles.values()), sizes.waiting_speed, sizes.poll_interval)
     latency = p95(latencies) if latencies else math.inf
     allowed = sizes.poll_interval + 1.0
     per_article = bot_calls / delivered if delivered else math.inf
@@ -511,9 +551,20 @@ async def waiting_users(folder: Path, sizes: Sizes) -> list[Measure]:
             bot_calls,
             delivered,
             per_article,
-            "ratio <= 1.5",
-            per_article <= 1.5,
+            "ratio <= 2.2",
+            per_article <= 2.2,
             "calls",
+        ),
+        Measure(
+            "waiting.frontier",
+            "  the same: own-articles calls against the frontier",
+            bot_calls,
+            frontier,
+            bot_calls / frontier if frontier else math.inf,
+            "ratio <= 1.1",
+            frontier > 0 and bot_calls / frontier <= 1.1,
+            "calls",
+            "a poller asking at the estimate, then every interval until done",
         ),
         Measure(
             "waiting.naive",
@@ -626,6 +677,42 @@ async def bakiye(folder: Path, sizes: Sizes) -> list[Measure]:
             value / reference <= 1.2,
             "s",
             f"{len(people)} users, one after another",
+        )
+    ]
+
+
+# Scenario: one person's actions a moment apart, while articles go out to other chats
+
+
+async def actions(folder: Path, sizes: Sizes) -> list[Measure]:
+    async with world(folder, speed=1.0) as w:
+        person = FIRST_USER
+        await chat_user(w, person)
+        others = []
+        for n in range(1, sizes.busy + 1):
+            others.append((await chat_user(w, FIRST_USER + n), FIRST_USER + n))
+        expected = await all_finished(w, others, "Meşgul", sizes.private_size)
+        async with bot_process(w, sizes.poll_interval):
+            # Delivery under way: the bot's pace is taken by the articles.
+            await w.telegram.wait_for(lambda: bool(received(w.telegram, set(expected))), 60)
+            times = []
+            started = time.monotonic()
+            for n in range(ACTIONS):
+                await asyncio.sleep(max(0.0, started + n * ACTIONS_APART - time.monotonic()))
+                times.append(await answer_time(w.telegram, person))
+    slowest = max(times)
+    return [
+        Measure(
+            "actions.slowest",
+            f"one person's {ACTIONS} /bakiye {ACTIONS_APART:g} s apart, "
+            f"{sizes.busy} chats receiving: slowest answer",
+            slowest,
+            ANSWER_GOAL,
+            slowest / ANSWER_GOAL,
+            f"ratio <= 1 ({ANSWER_GOAL:g} s)",
+            slowest <= ANSWER_GOAL,
+            "s",
+            ", ".join(f"{t:.2f}" for t in times) + " s",
         )
     ]
 
@@ -779,6 +866,7 @@ SCENARIOS: dict[str, Callable[[Path, Sizes], Any]] = {
     "group": group_pace,
     "waiting": waiting_users,
     "bakiye": bakiye,
+    "actions": actions,
     "round": poll_round,
 }
 
@@ -794,13 +882,23 @@ def show(measures: Sequence[Measure]) -> str:
     return "\n".join(lines)
 
 
-async def run(sizes: Sizes, only: Sequence[str]) -> list[Measure]:
-    measures: list[Measure] = []
+async def run(sizes: Sizes, only: Sequence[str], *, together: bool) -> list[Measure]:
+    """The scenarios one after another, or (``together``, for the smoke run, whose figures
+    mean nothing) all at once, each in its own world."""
+
+    async def one(name: str, folder: Path) -> list[Measure]:
+        started = time.perf_counter()
+        measured: list[Measure] = await SCENARIOS[name](folder / name, sizes)
+        print(f"[{name}: {time.perf_counter() - started:.1f} s]", file=sys.stderr)
+        return measured
+
     with tempfile.TemporaryDirectory(prefix="delivery-bench-") as folder:
+        if together:
+            found = await asyncio.gather(*(one(name, Path(folder)) for name in only))
+            return [measure for measures in found for measure in measures]
+        measures: list[Measure] = []
         for name in only:
-            started = time.perf_counter()
-            measures += await SCENARIOS[name](Path(folder) / name, sizes)
-            print(f"[{name}: {time.perf_counter() - started:.1f} s]", file=sys.stderr)
+            measures += await one(name, Path(folder))
     return measures
 
 
@@ -823,7 +921,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     base = SMOKE if options.smoke else defaults
     chosen = {k: getattr(options, k) for k in asdict(base) if getattr(options, k) is not None}
     sizes = Sizes(**{**asdict(base), **chosen})
-    measures = asyncio.run(run(sizes, options.only))
+    measures = asyncio.run(run(sizes, options.only, together=options.smoke))
     print(show(measures))
     report = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),

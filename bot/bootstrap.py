@@ -80,9 +80,14 @@ class Bot:
     planner: Planner
 
     async def stop_delivery(self) -> None:
-        """Stop the poller and let a round under way finish, while the messengers are there."""
-        _stop_scheduler(self.scheduler)
+        """Stop the poller and let a round under way finish, while the messengers are there.
+
+        The scheduler is paused, not shut down, until then: its shutdown cancels a round.
+        """
+        if self.scheduler.running:
+            self.scheduler.pause()
         await self.delivery.stop()
+        _stop_scheduler(self.scheduler)
 
     def start_delivery(self) -> None:
         """Start the poller, once every messenger of this process is registered.

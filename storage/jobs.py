@@ -26,6 +26,7 @@ __all__ = [
     "record_part",
     "redirect_to_owner",
     "release_jobs",
+    "release_owned",
     "renew_leases",
     "save_job",
     "save_leased_job",
@@ -43,6 +44,7 @@ def draft_job(
     cost: Decimal | None,
     next_poll_at: datetime,
     created_at: datetime,
+    expected_at: datetime | None = None,
 ) -> Job:
     """The row of one upstream job placed for a draft: its chat, and its title's tone and size,
     come along."""
@@ -62,6 +64,7 @@ def draft_job(
         size=size,
         cost=cost,
         next_poll_at=next_poll_at,
+        expected_at=expected_at,
         created_at=created_at,
         client_id=draft.client_id,
         owner_chat_id=draft.owner_chat_id,
@@ -309,4 +312,11 @@ def release_jobs(session: Session, *, job_ids: Collection[int], owner: str) -> N
         update(Job)
         .where(col(Job.id).in_(job_ids), col(Job.lease_owner) == owner)
         .values(lease_owner=None, lease_until=None)
+    )
+
+
+def release_owned(session: Session, *, owner: str) -> None:
+    """End every lease ``owner`` holds: a clean stop hands back even what it never noted."""
+    session.exec(
+        update(Job).where(col(Job.lease_owner) == owner).values(lease_owner=None, lease_until=None)
     )

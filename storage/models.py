@@ -193,6 +193,9 @@ class Job(SQLModel, table=True):
     # A sentence around a title of up to 255 characters, so longer than any title.
     progress_text: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     next_poll_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(index=True))
+    # When the service's estimate said the job would be done (its lower bound): the polling
+    # policy polls every interval from then on. None for jobs ordered before it was kept.
+    expected_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
     failures: int = 0
     # When the upstream last listed the job; a job never listed is not taken for a gone one.
     last_seen_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))

@@ -326,6 +326,7 @@ async def place_order(
         size=size,
         cost=created.cost,
         next_poll_at=now + timedelta(seconds=estimate_seconds(created.estimated_time) or 0),
+        expected_at=now + timedelta(seconds=estimate_seconds(created.estimated_time) or 0),
         created_at=now,
     )
     return await db.run(lambda s: jobs.add_job(s, job=job))

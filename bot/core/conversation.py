@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from typing import TypeVar
 
 from sqlmodel import Session
@@ -87,6 +88,10 @@ __all__ = ["COMMANDS", "Conversations", "OrderChoices"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+# The chat user read with an update's replay check, for the same update's turn: one
+# transaction where two were. Taken once, so nothing later in the update reads it stale.
+_ADMITTED: ContextVar[tuple[UserKey, ChatUser] | None] = ContextVar("admitted", default=None)
 
 CommandHandler = Callable[[Turn, Command], Awaitable[None]]
 ReplyHandler = Callable[[Turn, Text], Awaitable[None]]
@@ -184,21 +189,11 @@ class Conversations:
         )
 
     async def _user(self, origin: Origin) -> ChatUser:
-        key = origin.user
-        hinted = (origin.language_hint or "")[:2].lower()
-
-        def load(session: Session) -> ChatUser:
-            user = users.get_or_create_user(
-                session, platform=key.platform, workspace=key.workspace, external_id=key.external_id
-            )
-            if user.locale is None and hinted in LANGUAGES:
-                # Kept, so that delivery (which has no client to ask) speaks the same language.
-                assert user.id is not None
-                users.set_locale(session, user_id=user.id, locale=hinted)
-                user.locale = hinted
-            return user
-
-        return await self.services.db.run(load)
+        admitted = _ADMITTED.get()
+        if admitted is not None and admitted[0] == origin.user:
+            _ADMITTED.set(None)
+            return admitted[1]
+        return await self.services.db.run(lambda s: _load_user(s, origin))
 
     async def chat_joined(self, origin: Origin, *, chat_id: str, title: str, joined: bool) -> None:
         """Remember a channel or group the user added the bot to, as a target of their plans;
@@ -222,11 +217,40 @@ class Conversations:
 
         await self.services.db.run(record)
 
-    async def first_time(self, source: str, update_id: str) -> bool:
-        """Whether a platform update is new; a replayed one must have no effect."""
-        return await self.services.db.run(
-            lambda s: bookkeeping.mark_processed(s, source=source, update_id=update_id)
-        )
+    async def first_time(self, source: str, update_id: str, origin: Origin | None = None) -> bool:
+        """Whether a platform update is new; a replayed one must have no effect.
+
+        With the update's ``origin``, its chat user is read in the same transaction, for the
+        turn that answers the update (in the same task) to use rather than read again.
+        """
+
+        def admit(session: Session) -> ChatUser | None:
+            if not bookkeeping.mark_processed(session, source=source, update_id=update_id):
+                return None
+            return _load_user(session, origin) if origin is not None else None
+
+        if origin is None:
+            return await self.services.db.run(
+                lambda s: bookkeeping.mark_processed(s, source=source, update_id=update_id)
+            )
+        user = await self.services.db.run(admit)
+        _ADMITTED.set(None if user is None else (origin.user, user))
+        return user is not None
+
+
+def _load_user(session: Session, origin: Origin) -> ChatUser:
+    """The origin's chat user, created on first sight, with the client's language kept."""
+    key = origin.user
+    hinted = (origin.language_hint or "")[:2].lower()
+    user = users.get_or_create_user(
+        session, platform=key.platform, workspace=key.workspace, external_id=key.external_id
+    )
+    if user.locale is None and hinted in LANGUAGES:
+        # Kept, so that delivery (which has no client to ask) speaks the same language.
+        assert user.id is not None
+        users.set_locale(session, user_id=user.id, locale=hinted)
+        user.locale = hinted
+    return user
 
 
 async def _then(turn: Turn) -> None:

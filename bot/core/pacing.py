@@ -1,10 +1,24 @@
 """Pacing: each send waits for a slot under its chat's limits and the whole bot's limits.
 
-Limits are sliding windows ("at most 3 in any 3.2 s"), the way the platforms state them.
-A send first waits until its chat may take one more message, and only then takes the bot's
-next free slot, so a chat that must wait a minute (a group) holds no other chat back, and
-429s are rare instead of being the mechanism. ``hold`` keeps a chat, or the whole bot,
-silent after a 429 for its ``retry_after``.
+A limit is a sliding window ("at most 20 in any 60 s", a group's) or a token bucket
+("3 at once, then one a second", a private chat's; 30 a second for a bot), the way each
+platform states it. A send first waits until its chat may take one more message, and only
+then takes the bot's next free slot, so a chat that must wait a minute (a group) holds no
+other chat back, and 429s are rare instead of being the mechanism.
+
+Sends reach the platform over a network, each a little late by a varying amount: two sent
+one refill apart may arrive closer than that. So a bucket is kept with a margin of room (its
+burst counts that much refill less): ``MARGIN``, or more when the requests measured lately
+(``reached``) took longer, as on a busy host. A chat's send counts from the moment its
+answer came back (``reached``), the latest it can have reached the platform, and a send the
+platform refused (429) is handed back with ``refused``: only what reached the platform
+counts. A 429 also keeps the
+chat silent for its ``retry_after`` and halves its pace for ``SLOWED_FOR``, then the pace
+recovers.
+
+Interactive answers go first: a send made in the background (``in_background``: delivery)
+leaves ``RESERVE`` tokens of each bucket, the chat's and the bot's, to answers, and never
+books a bot slot ahead of time, so an answer never queues behind an article.
 """
 
 from __future__ import annotations
@@ -12,15 +26,51 @@ from __future__ import annotations
 import asyncio
 import time
 from bisect import bisect_left
-from collections.abc import Awaitable, Callable, Hashable, Sequence
+from collections import deque
+from collections.abc import Awaitable, Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-__all__ = ["Pacer", "Slot", "Window"]
+__all__ = [
+    "MARGIN",
+    "RESERVE",
+    "SLOWED_FOR",
+    "Bucket",
+    "Limit",
+    "Pacer",
+    "Slot",
+    "Window",
+    "in_background",
+]
 
 # A sweep of idle chats runs after this many reservations, so memory follows active chats.
 _SWEEP_EVERY = 1024
 # Longer than any platform's window, so a swept chat has nothing left that a window sees.
 _MEMORY_SECONDS = 120.0
+# The network's jitter allowed for: sends to the platform arrive up to this much apart from
+# how they left (tens of milliseconds on a good day, more on a busy host).
+MARGIN = 0.1
+# Tokens of each bucket a background send leaves to interactive answers.
+RESERVE = 1
+# The margin follows the slowest of this many requests measured lately, up to _MAX_MARGIN.
+_MEASURED = 64
+_MAX_MARGIN = 1.0
+# After a 429, the chat's pace is halved for this long.
+SLOWED_FOR = 60.0
+_SLOWER = 2.0
+
+_BACKGROUND: ContextVar[bool] = ContextVar("paced_in_background", default=False)
+
+
+@contextmanager
+def in_background() -> Iterator[None]:
+    """Sends made within (and in tasks started within) yield to interactive answers."""
+    token = _BACKGROUND.set(True)
+    try:
+        yield
+    finally:
+        _BACKGROUND.reset(token)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +79,17 @@ class Window:
 
     count: int
     seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Bucket:
+    """``burst`` sends at once, then ``per_second``: a token bucket that starts full."""
+
+    burst: int
+    per_second: float
+
+
+Limit = Window | Bucket
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,67 +102,144 @@ class Slot:
 
 @dataclass(slots=True)
 class _Log:
-    """The send times of one chat, or of the bot (ascending), and until when it is held."""
+    """The sends of one chat, or of the bot: their times (ascending) for windows, each
+    bucket's theoretical arrival time (GCRA), until when it is held, and slowed."""
 
     times: list[float] = field(default_factory=list)
+    arrivals: dict[Bucket, float] = field(default_factory=dict)
+    last: float = 0.0
     held_until: float = 0.0
+    slowed_until: float = 0.0
 
-    def earliest(self, windows: Sequence[Window], now: float) -> float:
-        """The first moment at or after ``now`` when one more send keeps every window."""
-        at = max(now, self.held_until, self.times[-1] if self.times else now)
-        for window in windows:
-            if len(self.times) >= window.count:
-                at = max(at, self.times[-window.count] + window.seconds)
+    def earliest(self, limits: Sequence[Limit], now: float, margin: float, spare: int) -> float:
+        """The first moment at or after ``now`` when one more send keeps every limit, with
+        ``spare`` tokens left in each bucket."""
+        at = max(now, self.held_until, self.last)
+        for limit in limits:
+            if isinstance(limit, Bucket):
+                step = self._step(limit, now)
+                # How far ahead of its pace the bucket's burst lets a send be, less the margin.
+                ahead = max(0.0, (limit.burst - 1) / limit.per_second - margin)
+                at = max(at, self.arrivals.get(limit, 0.0) - ahead + spare * step)
+            elif len(self.times) >= limit.count:
+                at = max(at, self.times[-limit.count] + limit.seconds)
         return at
+
+    def take(self, limits: Sequence[Limit], at: float) -> None:
+        self.last = at
+        for limit in limits:
+            if isinstance(limit, Bucket):
+                self.arrivals[limit] = max(self.arrivals.get(limit, 0.0), at) + self._step(
+                    limit, at
+                )
+        if any(isinstance(limit, Window) for limit in limits):
+            self.times.append(at)
+
+    def reached(self, limits: Sequence[Limit], at: float) -> None:
+        """The last send reached the platform by ``at``: count it from then at the latest."""
+        for limit in limits:
+            if isinstance(limit, Bucket) and limit in self.arrivals:
+                self.arrivals[limit] = max(self.arrivals[limit], at + self._step(limit, at))
+
+    def give_back(self, limits: Sequence[Limit], now: float) -> None:
+        """Undo the last send's count: the platform refused it, so it took nothing."""
+        for limit in limits:
+            if isinstance(limit, Bucket) and limit in self.arrivals:
+                self.arrivals[limit] -= self._step(limit, now)
+        if self.times and any(isinstance(limit, Window) for limit in limits):
+            self.times.pop()
+
+    def _step(self, bucket: Bucket, now: float) -> float:
+        step = 1.0 / bucket.per_second
+        return step * _SLOWER if now < self.slowed_until else step
 
     def forget_before(self, moment: float) -> None:
         """Drop the sends no window can still see."""
         del self.times[: bisect_left(self.times, moment)]
 
+    def idle(self, now: float) -> bool:
+        return not self.times and self.held_until <= now and self.last < now - _MEMORY_SECONDS
+
 
 class Pacer:
-    """Hands out send slots under per-chat and bot-wide windows; see the module docstring."""
+    """Hands out send slots under per-chat and bot-wide limits; see the module docstring."""
 
     def __init__(
         self,
-        overall: Sequence[Window] = (),
+        overall: Sequence[Limit] = (),
         *,
+        margin: float = MARGIN,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self._overall = tuple(overall)
+        self._margin = margin
         self._clock = clock
         self._sleep = sleep
         self._bot = _Log()
         self._chats: dict[Hashable, _Log] = {}
         self._since_sweep = 0
+        self._took: deque[float] = deque(maxlen=_MEASURED)
 
-    async def wait(self, chat: Hashable, windows: Sequence[Window]) -> None:
-        """Sleep until one more message may go to ``chat``; its slot is then taken."""
+    @property
+    def margin(self) -> float:
+        """The room kept in each bucket: the allowance, or the slowest request lately."""
+        return min(max(self._margin, *self._took, 0.0), _MAX_MARGIN)
+
+    async def wait(self, chat: Hashable, limits: Sequence[Limit]) -> float:
+        """Sleep until one more message may go to ``chat``; its slot is then taken: when."""
+        background = _BACKGROUND.get()
         while True:
             now = self._clock()
-            slot = self.reserve(chat, windows, now)
+            slot = self.reserve(chat, limits, now, background=background)
             if slot.at > now:
                 await self._sleep(slot.at - now)
             if slot.reserved:
-                return
+                return slot.at
 
-    def reserve(self, chat: Hashable, windows: Sequence[Window], now: float) -> Slot:
-        """Take the bot's next slot once ``chat`` is ready, else say when it will be."""
+    def reserve(
+        self, chat: Hashable, limits: Sequence[Limit], now: float, *, background: bool = False
+    ) -> Slot:
+        """Take the bot's next slot once ``chat`` is ready, else say when it will be.
+
+        In the background, a send leaves ``RESERVE`` tokens of each bucket and takes only a
+        bot slot free now: one booked ahead would make a later answer queue behind it.
+        """
+        spare = RESERVE if background else 0
+        margin = self.margin
         log = self._chats.setdefault(chat, _Log())
-        ready = log.earliest(windows, now)
+        ready = log.earliest(limits, now, margin, spare)
         if ready > now:
             return Slot(ready, reserved=False)
-        at = self._bot.earliest(self._overall, now)
-        log.times.append(at)
-        self._bot.times.append(at)
+        at = self._bot.earliest(self._overall, now, margin, spare)
+        if background and at > now:
+            return Slot(at, reserved=False)
+        log.take(limits, at)
+        self._bot.take(self._overall, at)
         self._forget(now)
         return Slot(at, reserved=True)
+
+    def reached(self, chat: Hashable, limits: Sequence[Limit], slot: float) -> None:
+        """A send to ``chat`` booked for ``slot`` was answered now: it reached the platform
+        between the two. Its chat counts it from now, and the time it took is measured."""
+        now = self._clock()
+        self._took.append(max(0.0, now - slot))
+        self._chats.setdefault(chat, _Log()).reached(limits, now)
 
     def hold(self, chat: Hashable | None, seconds: float) -> None:
         """Send nothing to ``chat`` (to any chat, when None) for ``seconds`` from now."""
         log = self._bot if chat is None else self._chats.setdefault(chat, _Log())
         log.held_until = max(log.held_until, self._clock() + seconds)
+
+    def refused(self, chat: Hashable, limits: Sequence[Limit], retry_after: float) -> None:
+        """The platform answered a send to ``chat`` with 429: that send counts for nothing,
+        the chat stays silent for ``retry_after`` and goes at half its pace for a while."""
+        now = self._clock()
+        log = self._chats.setdefault(chat, _Log())
+        log.give_back(limits, now)
+        self._bot.give_back(self._overall, now)
+        log.held_until = max(log.held_until, now + retry_after)
+        log.slowed_until = now + retry_after + SLOWED_FOR
 
     @property
     def chats_tracked(self) -> int:
@@ -117,5 +255,5 @@ class Pacer:
         self._since_sweep = 0
         for chat, log in list(self._chats.items()):
             log.forget_before(horizon)
-            if not log.times and log.held_until <= now:
+            if log.idle(now) and log.slowed_until <= now:
                 del self._chats[chat]

@@ -147,14 +147,17 @@ async def _record_jobs(
     def record(session: Session) -> list[Job]:
         rows = []
         for title, created in placed:
-            wait = estimate_seconds(created.estimated_time) or 0.0
+            wait = estimate_seconds(created.estimated_time)
+            # The first poll is at the estimate; at once when it cannot be read.
+            expected = now + timedelta(seconds=wait) if wait is not None else None
             job = jobs.draft_job(
                 draft,
                 platform=chat.platform,
                 request_id=created.request_id,
                 title=title,
                 cost=created.cost,
-                next_poll_at=now + timedelta(seconds=wait),
+                next_poll_at=expected or now,
+                expected_at=expected,
                 created_at=now,
             )
             rows.append(jobs.add_job(session, job=job))

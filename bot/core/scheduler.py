@@ -32,7 +32,7 @@ PLANS_TICK = timedelta(seconds=20)
 def schedule_polling(scheduler: AsyncIOScheduler, delivery: Delivery, interval: timedelta) -> None:
     """Run a delivery round every ``interval``; the first at once, so start-up reconciles."""
     scheduler.add_job(
-        delivery.run_round,
+        delivery.scheduled_round,
         "interval",
         seconds=interval.total_seconds(),
         id=DELIVERY_JOB_ID,

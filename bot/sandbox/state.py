@@ -45,6 +45,9 @@ class SandboxState:
         self.topics: list[str] = []
         self._accounts = {account.email: account for account in seed_accounts()}
         self._jobs: list[Job] = []
+        # When set, each job takes this range of multiples of its estimate's lower bound, as
+        # real jobs finish around their estimate; by default anywhere in the size's range.
+        self.around_estimate: tuple[float, float] | None = None
         # Durations and failures only need to be repeatable, not unpredictable.
         self._rng = random.Random(seed)  # noqa: S311
 
@@ -114,6 +117,8 @@ class SandboxState:
 
     def _start(self, owner: Account, order: Order) -> Job:
         low, high = order.size.seconds
+        if self.around_estimate is not None:
+            low, high = (low * share for share in self.around_estimate)
         seconds = self._rng.uniform(low, high) / self.speed
         fails = self._rng.random() < self.failure_rate
         failure = self._rng.choice(_FAILURE_MESSAGES) if fails else None

@@ -4,7 +4,12 @@ python-telegram-bot's ``AIORateLimiter`` paces the bot and groups but not privat
 a 429 stops every request of the bot. So this rate limiter stands in front of it: every
 request that posts or changes a message first waits for the core's pacer (per chat and per
 bot), then goes through the inner limiter, kept as a safety net; a 429 holds only its chat
-(or, without a chat, the bot) for its ``retry_after`` before the request is tried again.
+(or, without a chat, the bot) for its ``retry_after`` and slows that chat for a while
+before the request is tried again, and the refused request counts for nothing.
+
+Telegram's limits read as token buckets: a private chat takes a burst of 3, then about one
+message a second (so one person's four actions 0.7 s apart are all answered at once); the
+bot about 30 a second. Groups keep 20 in any minute.
 """
 
 from __future__ import annotations
@@ -20,19 +25,19 @@ from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 from telegram.warnings import PTBDeprecationWarning
 
-from bot.core.pacing import Pacer, Window
+from bot.core.pacing import Bucket, Limit, Pacer, Window
 
-__all__ = ["BOT_WINDOWS", "GROUP_WINDOWS", "PRIVATE_WINDOWS", "PacedRateLimiter"]
+__all__ = ["BOT_LIMITS", "GROUP_LIMITS", "PRIVATE_LIMITS", "PacedRateLimiter"]
 
 log = logging.getLogger(__name__)
 
-# Telegram allows about 30 messages a second per bot; a little under it absorbs the jitter
-# between our clock and the moment a request reaches Telegram.
-BOT_WINDOWS = (Window(28, 1.0),)
-# About one a second in a private chat after a short burst (3): a little slower than that.
-PRIVATE_WINDOWS = (Window(3, 3.2),)
+# Telegram allows about 30 messages a second per bot: a little under it, as its clock and
+# ours may differ (the jitter on the way is the pacer's margin).
+BOT_LIMITS: tuple[Limit, ...] = (Bucket(30, 29.0),)
+# About one a second in a private chat after a short burst of 3.
+PRIVATE_LIMITS: tuple[Limit, ...] = (Bucket(3, 1.0),)
 # 20 a minute in a group or channel.
-GROUP_WINDOWS = (Window(20, 61.0),)
+GROUP_LIMITS: tuple[Limit, ...] = (Window(20, 61.0),)
 # A 429 is waited out this many times before its error reaches the caller.
 RETRIES = 5
 
@@ -59,7 +64,7 @@ class PacedRateLimiter(BaseRateLimiter[None]):
     def __init__(
         self, pacer: Pacer | None = None, inner: BaseRateLimiter[Any] | None = None
     ) -> None:
-        self._pacer = pacer or Pacer(BOT_WINDOWS)
+        self._pacer = pacer or Pacer(BOT_LIMITS)
         self._inner = inner
 
     async def initialize(self) -> None:
@@ -83,16 +88,20 @@ class PacedRateLimiter(BaseRateLimiter[None]):
     ) -> _JSONResult:
         """Wait for the chat's slot, make the request, and retry it after a 429."""
         chat = data.get("chat_id") if _counted(endpoint) else None
+        limits = _limits(chat) if chat is not None else ()
         retries = 0
         while True:
-            if chat is not None:
-                await self._pacer.wait(chat, _windows(chat))
+            slot = await self._pacer.wait(chat, limits) if chat is not None else None
             try:
                 if self._inner is None:
-                    return await callback(*args, **kwargs)
-                return await self._inner.process_request(
-                    callback, args, kwargs, endpoint, data, rate_limit_args
-                )
+                    result = await callback(*args, **kwargs)
+                else:
+                    result = await self._inner.process_request(
+                        callback, args, kwargs, endpoint, data, rate_limit_args
+                    )
+                if slot is not None:
+                    self._pacer.reached(chat, limits, slot)
+                return result
             except RetryAfter as err:
                 retries += 1
                 if retries > RETRIES:
@@ -102,11 +111,11 @@ class PacedRateLimiter(BaseRateLimiter[None]):
                 if chat is None:
                     await asyncio.sleep(seconds)
                 else:
-                    self._pacer.hold(chat, seconds)
+                    self._pacer.refused(chat, limits, seconds)
 
 
-def _windows(chat: object) -> tuple[Window, ...]:
+def _limits(chat: object) -> tuple[Limit, ...]:
     """A group's or channel's limit (negative ids, @names), else a private chat's."""
     if isinstance(chat, str) and not chat.lstrip("-").isdigit():
-        return GROUP_WINDOWS
-    return GROUP_WINDOWS if int(str(chat)) < 0 else PRIVATE_WINDOWS
+        return GROUP_LIMITS
+    return GROUP_LIMITS if int(str(chat)) < 0 else PRIVATE_LIMITS

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, MutableMapping
 from contextlib import asynccontextmanager
@@ -10,11 +12,12 @@ from urllib.parse import urlsplit
 
 from starlette.routing import Route
 from telegram import Update
-from telegram.error import InvalidToken
+from telegram.error import InvalidToken, NetworkError, RetryAfter
 
 from bot.config import ConfigError, Settings
 from bot.core.conversation import Conversations
 from bot.core.ports import Messenger
+from bot.core.retries import best_effort, retried
 from bot.telegram.application import build_application
 from bot.telegram.context import TelegramApp
 from bot.telegram.menu import publish_commands
@@ -34,6 +37,9 @@ ALLOWED_UPDATES = [
     # The bot's own membership tells which channels and groups a user added it to.
     Update.MY_CHAT_MEMBER,
 ]
+# Tries of the calls without which no update comes in (deleteWebhook, setWebhook) against a
+# Bot API answering 5xx or 429 for a moment; waits double from a second, so about a minute.
+START_ATTEMPTS = 6
 
 
 @dataclass(frozen=True)
@@ -56,14 +62,22 @@ class TelegramRuntime:
         """Start taking updates: long polling, or the webhook (once its route is served)."""
         bot = self.application.bot
         if self.webhook is None:
-            # A webhook left over from an earlier deployment would make getUpdates fail.
-            await bot.delete_webhook()
             assert self.application.updater is not None
-            await self.application.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+            # Polling starts by deleting a webhook left over from an earlier deployment (it
+            # would make getUpdates fail), retried through a Bot API's passing failures.
+            await self.application.updater.start_polling(
+                allowed_updates=ALLOWED_UPDATES, bootstrap_retries=START_ATTEMPTS
+            )
             log.info("Telegram bot @%s is polling", bot.username)
             return
         url, path, secret = self.webhook
-        await bot.set_webhook(url, secret_token=secret, allowed_updates=ALLOWED_UPDATES)
+        await retried(
+            "setWebhook",
+            lambda: bot.set_webhook(url, secret_token=secret, allowed_updates=ALLOWED_UPDATES),
+            attempts=START_ATTEMPTS,
+            # A 5xx, a 429 or the network; a refused URL or token is told at once.
+            passing=(NetworkError, RetryAfter),
+        )
         log.info("Telegram bot @%s takes its updates at %s", bot.username, path)
 
 
@@ -110,7 +124,8 @@ async def running_telegram(
         messenger = application.bot_data.messenger
         assert messenger is not None
         messengers[PLATFORM] = messenger
-        await publish_commands(application.bot)
+        # The command menu is nice to have: a Bot API failing it never stops the bot.
+        menu = await best_effort("setMyCommands", lambda: publish_commands(application.bot))
         await application.start()
         routes = []
         if webhook is not None:
@@ -119,6 +134,10 @@ async def running_telegram(
         try:
             yield TelegramRuntime(application, webhook, routes)
         finally:
+            if menu is not None:
+                menu.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await menu
             if application.updater is not None and application.updater.running:
                 await application.updater.stop()
             await application.stop()

@@ -13,6 +13,7 @@ from bot.api import RateLimited
 from bot.core.again import again_row
 from bot.core.article import article_blocks
 from bot.core.delivery import MAX_POLL_WAIT, MISSING_GRACE
+from bot.core.delivery.polling import BACKOFF_SHARE, EARLY
 from bot.core.events import ChatAddress
 from bot.core.ports import ChatUnreachable
 from bot.core.richtext import plain_text
@@ -516,16 +517,16 @@ async def test_a_rate_limited_poll_waits_what_the_upstream_asks_up_to_the_cap(
     assert stored.next_poll_at == rig.clock() + timedelta(seconds=wait)
 
 
-async def test_a_job_showing_its_progress_is_polled_when_it_should_be_done(
+async def test_a_late_job_showing_its_progress_is_polled_when_it_should_be_done(
     sqlite_database: Database,
 ) -> None:
     async with delivery_rig(sqlite_database) as rig:
+        # Estimated at 60 s, it takes 11 times that: long past twice its estimate, the waits
+        # have grown, and the progress it shows brings the next poll sooner.
+        rig.sandbox.state.around_estimate = (11.0, 11.0)
         delivery = await rig.delivery(poll_interval=2)
         job = await rig.order(TITLE)
-        duration = rig.upstream_seconds(job.request_id)
-        # Past the sandbox's queue share, so the job shows a progress between 0 and 100.
-        rig.advance(duration * 0.55)
-        rig.clock.now = max(rig.clock(), job.next_poll_at)
+        rig.advance(600.0)
 
         await delivery.poll_once()
 
@@ -533,7 +534,29 @@ async def test_a_job_showing_its_progress_is_polled_when_it_should_be_done(
         assert stored.progress is not None
         assert 0 < stored.progress < 100
         age = (rig.clock() - stored.created_at).total_seconds()
-        expected = age * (100 - stored.progress) / stored.progress
+        expected = age * (100 - stored.progress) / stored.progress - 2 * EARLY
         waited = (stored.next_poll_at - rig.clock()).total_seconds()
         assert waited == pytest.approx(expected, rel=0.01)
-        assert waited > age * 0.25, "sooner than a share of its age would have waited"
+        backoff = 2 + (age - 120) * BACKOFF_SHARE
+        assert waited < backoff, "sooner than the back-off would have waited"
+
+
+async def test_a_job_finishing_after_its_estimate_is_delivered_by_the_next_round(
+    rig: DeliveryRig,
+) -> None:
+    # Kısa: estimated at 60 s; this one takes 1.3 times that (78 s), as real jobs may.
+    rig.sandbox.state.around_estimate = (1.3, 1.3)
+    interval = 10.0
+    delivery = await rig.delivery(poll_interval=interval)
+    job = await rig.order(TITLE)
+    assert job.expected_at is not None
+    rounds, delivered_at = 0, None
+    while delivered_at is None and rounds < 30:
+        await delivery.poll_once()
+        if (await rig.job(job.id)).status is JobStatus.DELIVERED:
+            delivered_at = rounds * interval
+        rig.advance(interval)
+        rounds += 1
+
+    # Polled at 60, 70 and 80 s: the round right after the job finished delivers it.
+    assert delivered_at == 80.0

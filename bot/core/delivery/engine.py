@@ -24,16 +24,20 @@ from bot.core.delivery.outbox import Outbox
 from bot.core.delivery.poller import Poller
 from bot.core.delivery.sender import Sender, SizeList
 from bot.core.operations import Operations
+from bot.core.pacing import in_background
 from bot.core.ports import Messenger
 from bot.core.upstream import Upstream
 from storage import Database, Leadership
 
-__all__ = ["LEASE", "Delivery"]
+__all__ = ["LEASE", "ROUND_GRACE", "Delivery"]
 
 log = logging.getLogger(__name__)
 
 # Long enough for a message or two, short enough that a killed process's jobs move on soon.
 LEASE = timedelta(seconds=15)
+# How long a stop lets a round under way finish before it cuts it short (a send held by the
+# network, say); a platform gives a stopping process about ten seconds before it kills it.
+ROUND_GRACE = 5.0
 
 
 class Delivery:
@@ -76,6 +80,7 @@ class Delivery:
             operations=self._operations,
             poll_interval=poll_interval,
             job_timeout=job_timeout,
+            finished=lambda: self._sender.wake(),
         )
         self._sender = Sender(
             db=db,
@@ -91,6 +96,8 @@ class Delivery:
         self._led: frozenset[str] = frozenset()
         self._round = asyncio.Lock()
         self._heartbeat: asyncio.Task[None] | None = None
+        self._scheduled: asyncio.Task[None] | None = None
+        self._stopping = False
 
     @property
     def leads(self) -> frozenset[str]:
@@ -101,7 +108,12 @@ class Delivery:
         """One round: take the lead where free, reconcile, poll, and hand finished jobs over.
 
         The sender goes on in the background; the scheduler runs this every poll interval.
+        Its messages, and the sender's, yield to interactive answers.
         """
+        with in_background():
+            await self._one_round()
+
+    async def _one_round(self) -> None:
         async with self._round:
             await self._lead()
             if self._led:
@@ -113,6 +125,19 @@ class Delivery:
                 await self._sender.fill(self._led)
             self._operations.round_done()
 
+    async def scheduled_round(self) -> None:
+        """The scheduler's round, in a task of its own that only ``stop`` may cut short.
+
+        Cut short, it ends quietly: the scheduler would log a round cancelled under it as an
+        error, and a scheduler's shutdown cancels whatever runs.
+        """
+        if self._stopping:
+            return
+        self._scheduled = asyncio.create_task(self.run_round(), name="delivery round")
+        await asyncio.wait({self._scheduled})
+        if not self._scheduled.cancelled():
+            self._scheduled.result()
+
     async def poll_once(self) -> None:
         """A round, then the wait for everything it handed to the sender to be sent."""
         await self.run_round()
@@ -121,22 +146,44 @@ class Delivery:
     def start(self) -> None:
         """Keep the leases in hand alive between rounds (a group's article can take minutes),
         and the sender fed."""
+        self._stopping = False
+        self._poller.halt(False)
         if self._heartbeat is None:
             self._heartbeat = asyncio.create_task(self._keep_leases(), name="lease heartbeat")
 
-    async def stop(self) -> None:
-        """Let a round under way finish, stop sending, and hand back leases and locks."""
+    async def stop(self, grace: float = ROUND_GRACE) -> None:
+        """Let a round under way finish (within ``grace``, asking no further user), stop
+        sending, and hand back every lease and lock."""
+        self._stopping = True
+        self._poller.halt()
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._heartbeat
             self._heartbeat = None
+        await self._end_round(grace)
         async with self._round:
             await self._sender.stop()
+            try:
+                await self._leases.release_all()
+            # A database gone at the stop: the leases, short, run out by themselves.
+            except Exception as err:  # noqa: BLE001
+                log.warning("could not hand the leases back at the stop: %r", err)
             for lock in self._locks.values():
                 await asyncio.to_thread(lock.release)
             self._locks.clear()
             self._led = frozenset()
+
+    async def _end_round(self, grace: float) -> None:
+        """Wait for the scheduled round under way; cut it short after ``grace`` seconds."""
+        running = self._scheduled
+        if running is None or running.done():
+            return
+        await asyncio.wait({running}, timeout=grace)
+        if not running.done():
+            log.info("stopping: the round under way is cut short, its leases handed back")
+            running.cancel()
+            await asyncio.wait({running})
 
     async def _lead(self) -> None:
         """Take or confirm the delivery lock of each platform this process has a messenger for."""
@@ -173,6 +220,10 @@ class Delivery:
             log.exception("reconciling orders failed; delivering anyway")
 
     async def _keep_leases(self) -> None:
+        with in_background():
+            await self._renew_leases()
+
+    async def _renew_leases(self) -> None:
         period = self._leases.lease_for.total_seconds() / 3
         while True:
             await asyncio.sleep(period)

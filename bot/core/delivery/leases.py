@@ -97,3 +97,9 @@ class LeaseKeeper:
         ids = [job_id for job_id in job_ids if self._until.pop(job_id, None) is not None]
         if ids:
             await self._db.run(lambda s: jobs.release_jobs(s, job_ids=ids, owner=self.owner))
+
+    async def release_all(self) -> None:
+        """Hand back every lease of this process, those of a round cut short among them (its
+        claim may have been committed while the round was cancelled)."""
+        self._until.clear()
+        await self._db.run(lambda s: jobs.release_owned(s, owner=self.owner))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime, timedelta
 
 from bot.api import NEWEST_ARTICLES, Article, ArticleApiError, RateLimited
@@ -17,6 +17,7 @@ from bot.core.accounts import Accounts
 from bot.core.clock import Clock
 from bot.core.delivery.leases import LeaseKeeper, LeaseLost
 from bot.core.delivery.outbox import Outbox
+from bot.core.delivery.polling import MAX_POLL_WAIT, PollPolicy
 from bot.core.delivery.waits import failure_wait, unreachable_for_good
 from bot.core.errors import NotLoggedIn, SessionExpired
 from bot.core.operations import Operations
@@ -30,12 +31,8 @@ __all__ = ["MAX_POLL_WAIT", "MISSING_GRACE", "Poller"]
 
 log = logging.getLogger(__name__)
 
-# The longest wait between two polls of a job, after errors or for a long-running job.
-MAX_POLL_WAIT = timedelta(minutes=5)
 # A job listed before may drop out of a list for a moment; missing this long means gone.
 MISSING_GRACE = timedelta(minutes=10)
-# Without a progress, each wait is this share of the job's age: waits grow ×1.25 per poll.
-_AGE_SHARE = 0.25
 _REASON_LIMIT = 500
 # Users asked about at once: enough to hide the upstream's latency, few enough to be polite.
 _USERS_AT_ONCE = 8
@@ -59,8 +56,10 @@ class Poller:
         operations: Operations,
         poll_interval: timedelta,
         job_timeout: timedelta,
+        finished: Callable[[], None] = lambda: None,
     ) -> None:
         self._db = db
+        self._finished = finished
         self._api = api
         self._accounts = accounts
         self._outbox = outbox
@@ -68,13 +67,27 @@ class Poller:
         self._leases = leases
         self._operations = operations
         self._poll_interval = poll_interval
+        self._policy = PollPolicy(poll_interval)
         self._job_timeout = job_timeout
         # Who a chat user is never changes; their locale may, so the cache lives for one round.
         self._users: dict[int, ChatUser] = {}
+        # The progress lines to show once every user of the round is asked: a line waiting
+        # for its turn at the platform must not hold back another user's finished article.
+        self._lines: list[tuple[ChatUser, Job, datetime]] = []
+        # Jobs of the round handed to the sender: their leases are the sender's now.
+        self._handed: set[int] = set()
+        self._halted = False
+
+    def halt(self, halted: bool = True) -> None:
+        """While halted, a round asks about no further user: a stop need not wait for them.
+        Their jobs stay due, and their leases are handed back with the round's."""
+        self._halted = halted
 
     async def poll(self, platforms: Collection[str]) -> None:
         """One round over the pending jobs of ``platforms`` that are due."""
         self._users.clear()
+        self._lines.clear()
+        self._handed.clear()
         now = self._clock()
         claimed = await self._db.run(
             lambda s: jobs.claim_jobs(
@@ -95,12 +108,23 @@ class Poller:
 
         async def one_user(user_id: int, batch: list[Job]) -> None:
             async with gate:
-                await self._poll_user_safely(user_id, batch, now)
+                if not self._halted:
+                    await self._poll_user_safely(user_id, batch, now)
+
+        async def one_line(user: ChatUser, job: Job, at: datetime) -> None:
+            async with gate:
+                if not self._halted:
+                    await self._show_line(user, job, at)
 
         try:
             await asyncio.gather(*(one_user(uid, batch) for uid, batch in by_user.items()))
+            await asyncio.gather(*(one_line(*line) for line in self._lines))
         finally:
-            await self._leases.release(job.id for job in claimed if job.id is not None)
+            # Not the jobs handed to the sender: it may have claimed them already, under the
+            # same owner, and a release here would take its lease from under it.
+            await self._leases.release(
+                job.id for job in claimed if job.id is not None and job.id not in self._handed
+            )
 
     async def _poll_user_safely(self, user_id: int, batch: list[Job], now: datetime) -> None:
         try:
@@ -174,10 +198,15 @@ class Poller:
         )
         if article is not None and article.finished:
             job.status, job.content, job.progress = JobStatus.FINISHED, article.content, 100
-            # Due at once: the sender takes it from here.
+            # Due at once, its lease handed back in the same write: the sender, woken now,
+            # takes it from here without waiting for the round to end.
             job.finished_at, job.failures, job.next_poll_at = now, 0, now
+            job.lease_owner = job.lease_until = None
             await self._store(job)
+            self._leases.drop(_id(job))
+            self._handed.add(_id(job))
             log.info("job %s (%s) finished", job.id, job.request_id)
+            self._finished()
         elif article is not None and article.failed:
             reason = (article.failure_reason or "").strip()
             job.failure_reason = reason[:_REASON_LIMIT] or None
@@ -193,12 +222,34 @@ class Poller:
             )
         else:
             if article is not None:
-                job.progress = article.progress
-                await self._leases.ensure(_id(job))
-                await self._outbox.show_progress(job, user, self._outbox.progress_text(texts, job))
+                shown, job.progress = job.progress, article.progress
+                # Polled every interval near its estimate, a job's line changes each time:
+                # shown per tenth, so that 60 lines do not take the bot's whole pace.
+                if _tenth(shown) != _tenth(job.progress):
+                    self._lines.append((user, job, now))
             job.failures = 0
-            job.next_poll_at = now + self._poll_wait(job, now)
+            job.next_poll_at = self._policy.due(
+                now=now,
+                created_at=job.created_at,
+                expected_at=job.expected_at,
+                progress=job.progress,
+            )
             await self._store(job)
+
+    async def _show_line(self, user: ChatUser, job: Job, now: datetime) -> None:
+        """Show a pending job's progress line (its state is stored already), and store it."""
+        try:
+            await self._leases.ensure(_id(job))
+            text = self._outbox.progress_text(self._outbox.texts(user), job)
+            await self._outbox.show_progress(job, user, text)
+            await self._store(job)
+        except LeaseLost:
+            log.warning("job %s (%s): lease lost mid-round", job.id, job.request_id)
+        except (MessengerError, ArticleApiError, NotLoggedIn) as err:
+            await self._back_off(job, now, err)
+        # As between jobs: one line's bug must not stop the others'.
+        except Exception:
+            log.exception("job %s (%s): its progress line failed", job.id, job.request_id)
 
     async def _end(self, job: Job, user: ChatUser, status: JobStatus, text: str) -> None:
         """Report how the job ended and store that; the report goes out once, fenced."""
@@ -232,16 +283,6 @@ class Poller:
         until = now + failure_wait(self._poll_interval, job.failures + 1, MAX_POLL_WAIT)
         await self._db.run(lambda s: jobs.postpone_job(s, job_id=job_id, until=until))
 
-    def _poll_wait(self, job: Job, now: datetime) -> timedelta:
-        """Until the job, at the pace its progress shows, should be done; without a progress,
-        a share of its age. Never under the interval nor over the cap."""
-        age = now - job.created_at
-        if job.progress is not None and 0 < job.progress < 100:
-            wait = age * (100 - job.progress) / job.progress
-        else:
-            wait = age * _AGE_SHARE
-        return min(max(self._poll_interval, wait), max(MAX_POLL_WAIT, self._poll_interval))
-
     async def _user(self, user_id: int) -> ChatUser:
         if user_id not in self._users:
             self._users[user_id] = await self._outbox.user(user_id)
@@ -252,6 +293,10 @@ class Poller:
         owner = self._leases.owner
         if await self._db.run(lambda s: jobs.save_leased_job(s, job=job, owner=owner)) is None:
             raise LeaseLost(job.id)
+
+
+def _tenth(progress: int | None) -> int | None:
+    return None if progress is None else progress // 10
 
 
 def _id(job: Job) -> int:

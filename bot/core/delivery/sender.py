@@ -100,7 +100,10 @@ class Sender:
             return
         async with self._claiming:
             in_hand = self._leases.held
-            room = _CAPACITY - len(in_hand)
+            # Only the sender's own jobs count: the poller's (pending, in a round) are not
+            # sent from here, and must not keep a job the poller just found finished waiting.
+            mine = sum(map(len, self._queues.values())) + len(self._workers)
+            room = _CAPACITY - mine
             if room <= 0:
                 return
             now = self._clock()
@@ -122,6 +125,10 @@ class Sender:
             self._queues.setdefault(key, deque()).append(job)
             if key not in self._workers:
                 self._workers[key] = asyncio.create_task(self._work(key), name=f"send {key}")
+
+    def wake(self) -> None:
+        """A job just finished: take it (and any other due) now, not at the next round."""
+        self._refill_soon()
 
     async def idle(self) -> None:
         """Return once every job in hand is delivered or put back."""

@@ -6,6 +6,7 @@ from telegram import Update
 from telegram.ext import ApplicationHandlerStop, TypeHandler
 
 from bot.telegram.context import BotContext, TelegramApp
+from bot.telegram.updates import origin_of
 
 __all__ = ["register", "skip_replayed"]
 
@@ -14,7 +15,9 @@ SOURCE = "telegram"
 
 async def skip_replayed(update: Update, context: BotContext) -> None:
     """Stop an update that was handled before; let a new one through."""
-    if not await context.conversations.first_time(SOURCE, str(update.update_id)):
+    # The chat user is read with the check, for the update's answer to use.
+    origin = origin_of(update)
+    if not await context.conversations.first_time(SOURCE, str(update.update_id), origin):
         raise ApplicationHandlerStop
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import AsyncIterator
 from http import HTTPStatus
@@ -85,6 +86,10 @@ async def _run(state: BotState, token: str, call: Call) -> Any:
     chat_id = _counted_chat(call)
     if chat_id is None:
         return await handler(state, Params(call.params, call.files))
+    limits = state.throttle.limits
+    if limits is not None and limits.jitter > 0:
+        # The network's jitter: judged a little later, at random, than it was sent.
+        await asyncio.sleep(random.uniform(0, limits.jitter))
     retry_after = state.throttle.admit(chat_id)
     if retry_after is not None:
         raise ApiError(HTTPStatus.TOO_MANY_REQUESTS, retry_after=retry_after)

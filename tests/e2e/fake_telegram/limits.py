@@ -3,6 +3,10 @@
 Bot-wide, a token bucket (30, refilled at 30/s); each private chat (id > 0), a bucket of 3
 refilled at 1/s; each group (id < 0), at most 20 in any 60 s. A call beyond a limit is
 answered 429 with the whole seconds until it would pass, and consumes nothing.
+
+Calls reach Telegram over a network: with ``jitter``, each is judged up to that many seconds
+(at random) after it arrived, so two calls sent a few milliseconds apart may be judged in
+either order, and a gap kept to the edge of a limit may shrink on the way.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ class Limits:
     private_per_second: float = 1.0
     group_per_window: int = 20
     group_window: float = 60.0
+    # The longest delay, in seconds, between a call's arrival and the moment it is judged.
+    jitter: float = 0.0
 
 
 TELEGRAM_LIMITS = Limits()

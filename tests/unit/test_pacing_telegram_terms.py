@@ -1,0 +1,139 @@
+"""The pacer against Telegram's limits read as token buckets, judged by the fake Bot API's
+own flood model (a bucket per chat and per bot) with the network's jitter on arrival."""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import random
+
+import pytest
+
+from bot.core.pacing import RESERVE, SLOWED_FOR, Pacer
+from bot.telegram.pacing import BOT_LIMITS, PRIVATE_LIMITS
+from tests.e2e.fake_telegram.limits import TELEGRAM_LIMITS, Throttle
+
+# The most a send is delayed on its way to Telegram, beyond the others.
+JITTER = 0.1
+
+
+def dispatched(pacer: Pacer, arrivals: list[tuple[float, int]], background: bool) -> list[float]:
+    """Run every request the way ``Pacer.wait`` does; (send time, chat) of each, in order."""
+    sent = []
+    events = [(at, order, chat) for order, (at, chat) in enumerate(arrivals)]
+    heapq.heapify(events)
+    while events:
+        now, order, chat = heapq.heappop(events)
+        slot = pacer.reserve(chat, PRIVATE_LIMITS, now, background=background)
+        if slot.reserved:
+            sent.append((slot.at, chat))
+        else:
+            heapq.heappush(events, (slot.at, order, chat))
+    return sent
+
+
+@pytest.mark.parametrize("background", [False, True])
+@pytest.mark.parametrize("seed", range(3))
+def test_sends_reaching_telegram_with_jitter_are_never_refused(background: bool, seed: int) -> None:
+    draw = random.Random(seed)
+    # Far more than the chats take: each is paced at its limit most of the time.
+    arrivals = [(draw.uniform(0, 20), draw.randint(1, 8)) for _ in range(200)]
+    arrivals += [(draw.uniform(0, 20), draw.randint(100, 400)) for _ in range(400)]
+    pacer = Pacer(BOT_LIMITS, clock=lambda: 0.0)
+    sent = dispatched(pacer, arrivals, background)
+    reaching = sorted((at + draw.uniform(0, JITTER), chat) for at, chat in sent)
+    clock = [0.0]
+    telegram = Throttle(TELEGRAM_LIMITS, clock=lambda: clock[0])
+
+    refused = []
+    for at, chat in reaching:
+        clock[0] = at
+        if telegram.admit(chat) is not None:
+            refused.append((round(at, 3), chat))
+
+    assert refused == []
+    assert len(sent) == len(arrivals)
+
+
+def test_one_persons_four_actions_0_7_s_apart_are_each_answered_at_once() -> None:
+    pacer = Pacer(BOT_LIMITS, clock=lambda: 0.0)
+
+    slots = [pacer.reserve(7, PRIVATE_LIMITS, n * 0.7) for n in range(4)]
+
+    assert [slot.at for slot in slots] == [n * 0.7 for n in range(4)]
+    assert all(slot.reserved for slot in slots)
+
+
+def test_background_sends_leave_room_for_an_answer_in_the_chat_and_the_bot() -> None:
+    pacer = Pacer(BOT_LIMITS, clock=lambda: 0.0)
+    # Delivery takes all it may of the bot, now, over many chats, and of the person's chat.
+    taken = sum(
+        pacer.reserve(chat, PRIVATE_LIMITS, 0.0, background=True).reserved
+        for chat in range(100, 200)
+    )
+    while pacer.reserve(7, PRIVATE_LIMITS, 0.0, background=True).reserved:
+        taken += 1
+
+    answer = pacer.reserve(7, PRIVATE_LIMITS, 0.0)
+
+    assert taken > 20
+    assert answer == answer.__class__(0.0, reserved=True)
+    assert RESERVE >= 1
+
+
+def test_a_429_slows_the_chat_for_a_while_then_it_recovers() -> None:
+    now = [0.0]
+    pacer = Pacer(BOT_LIMITS, clock=lambda: now[0])
+
+    def gaps(start: float, count: int) -> list[float]:
+        times = []
+        at = start
+        for _ in range(count):
+            slot = pacer.reserve(7, PRIVATE_LIMITS, at)
+            while not slot.reserved:
+                at = slot.at
+                slot = pacer.reserve(7, PRIVATE_LIMITS, at)
+            times.append(slot.at)
+        return [b - a for a, b in itertools.pairwise(times)]
+
+    assert gaps(0.0, 8)[-1] == 1.0
+    now[0] = 10.0
+    pacer.refused(7, PRIVATE_LIMITS, retry_after=3.0)
+    slowed = gaps(10.0, 8)
+    assert slowed[-1] == 2.0, "half the pace after a 429"
+    assert pacer.reserve(7, PRIVATE_LIMITS, 10.0).at >= 13.0, "silent for retry_after"
+    recovered = gaps(10.0 + 3.0 + SLOWED_FOR + 20.0, 8)
+    assert recovered[-1] == 1.0
+
+
+def test_a_refused_send_counts_for_nothing() -> None:
+    now = [0.0]
+    pacer = Pacer(BOT_LIMITS, clock=lambda: now[0])
+    while pacer.reserve(7, PRIVATE_LIMITS, 0.0).reserved:
+        pass
+    blocked = pacer.reserve(7, PRIVATE_LIMITS, 0.0).at
+
+    pacer.refused(7, PRIVATE_LIMITS, retry_after=0.0)
+
+    # The refused send took nothing: the next may go sooner than before it was handed back.
+    assert pacer.reserve(7, PRIVATE_LIMITS, 0.0).at < blocked
+
+
+def test_a_send_counts_from_its_answer_and_slow_answers_widen_the_margin() -> None:
+    now = [0.0]
+    pacer = Pacer(BOT_LIMITS, clock=lambda: now[0])
+    slots = []
+    for _ in range(3):
+        slot = pacer.reserve(7, PRIVATE_LIMITS, now[0])
+        while not slot.reserved:
+            slot = pacer.reserve(7, PRIVATE_LIMITS, slot.at)
+        slots.append(slot.at)
+        # Each answer comes back 0.6 s after its slot: a busy host, a slow network.
+        now[0] = slot.at + 0.6
+        pacer.reached(7, PRIVATE_LIMITS, slot.at)
+
+    assert pacer.margin == pytest.approx(0.6)
+    # The third send counts from its answer at the latest: the fourth cannot reach Telegram
+    # before the bucket, judged from then, has a token again.
+    fourth = pacer.reserve(7, PRIVATE_LIMITS, now[0])
+    assert fourth.at >= slots[-1] + 0.6 + 1.0 - (2.0 - 0.6)
