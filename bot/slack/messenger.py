@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 from slack_sdk.errors import SlackApiError, SlackClientError
@@ -28,6 +28,9 @@ _NOT_HERE = frozenset({"not_in_channel", "channel_not_found", "is_archived"})
 _GONE = _NOT_HERE | {"user_not_found", "account_inactive", "cannot_dm_bot", "user_disabled"}
 # An edit or a delete of a message someone already deleted has nothing left to do.
 _ALREADY_GONE = "message_not_found"
+# A token that a reinstall replaced (or revoked) while a call that carried it was on its way.
+_STALE_TOKEN = frozenset({"invalid_auth", "token_revoked"})
+T = TypeVar("T")
 # Every way a call can fail: the async client lets its transport's errors through as they are.
 _FAILURES = (SlackClientError, aiohttp.ClientError, TimeoutError)
 
@@ -35,7 +38,7 @@ _FAILURES = (SlackClientError, aiohttp.ClientError, TimeoutError)
 CHANNEL_WINDOWS = (Window(3, 3.0),)
 
 # Posts with a client to (channel, thread ts or None, note or None); the new message's id.
-_Post = Callable[[AsyncWebClient, str, str | None, str | None], Awaitable[str]]
+_Post = Callable[[str, str | None, str | None], Awaitable[str]]
 # A workspace's bot token as stored at this moment; None where the app is not installed.
 TokenOf = Callable[[str], Awaitable[str | None]]
 _NOT_INSTALLED = "not_installed"
@@ -110,6 +113,23 @@ class SlackMessenger:
             retry_handlers=base.retry_handlers,
         )
 
+    async def _paced(
+        self, chat: ChatAddress, channel: str, call: Callable[[AsyncWebClient], Awaitable[T]]
+    ) -> T:
+        """Make the call in the channel's turn, with its workspace's token as stored then; once
+        more with the new token where a reinstall replaced the one it carried meanwhile."""
+        await self._pacer.wait(self._pace_key(chat, channel), CHANNEL_WINDOWS)
+        client = await self.client_for(chat)
+        try:
+            return await call(client)
+        except SlackApiError as err:
+            if self._token_of is None or _error_code(err) not in _STALE_TOKEN:
+                raise
+            fresh = await self.client_for(chat)
+            if fresh.token == client.token:
+                raise
+            return await call(fresh)
+
     def _pace_key(self, chat: ChatAddress, channel: str) -> str:
         # Channel ids are unique per workspace only; one workspace's need no prefix.
         return channel if self._token_of is None else f"{chat.workspace}/{channel}"
@@ -117,18 +137,19 @@ class SlackMessenger:
     async def send(self, chat: ChatAddress, screen: Screen) -> str | None:
         """Post a message (in the chat's thread, if any); its id holds the channel it landed in."""
 
-        async def post(
-            client: AsyncWebClient, channel: str, thread: str | None, note: str | None
-        ) -> str:
+        async def post(channel: str, thread: str | None, note: str | None) -> str:
             mention = _mention(chat, channel, thread)
-            await self._pacer.wait(self._pace_key(chat, channel), CHANNEL_WINDOWS)
-            answer = await client.chat_postMessage(
-                channel=channel,
-                thread_ts=thread,
-                text=render.fallback_text(screen, mention=mention),
-                blocks=render.to_blocks(screen, mention=mention, note=note),
-                unfurl_links=False,
-                unfurl_media=False,
+            answer = await self._paced(
+                chat,
+                channel,
+                lambda client: client.chat_postMessage(
+                    channel=channel,
+                    thread_ts=thread,
+                    text=render.fallback_text(screen, mention=mention),
+                    blocks=render.to_blocks(screen, mention=mention, note=note),
+                    unfurl_links=False,
+                    unfurl_media=False,
+                ),
             )
             return message_id(str(answer["channel"]), str(answer["ts"]))
 
@@ -138,14 +159,16 @@ class SlackMessenger:
         """Replace a message's text and buttons; a message or channel gone meanwhile is left be."""
         channel, ts = _located(chat, message_id)
         mention = _mention(chat, channel, None)
-        client = await self.client_for(chat)
-        await self._pacer.wait(self._pace_key(chat, channel), CHANNEL_WINDOWS)
         try:
-            await client.chat_update(
-                channel=channel,
-                ts=ts,
-                text=render.fallback_text(screen, mention=mention),
-                blocks=render.to_blocks(screen, mention=mention),
+            await self._paced(
+                chat,
+                channel,
+                lambda client: client.chat_update(
+                    channel=channel,
+                    ts=ts,
+                    text=render.fallback_text(screen, mention=mention),
+                    blocks=render.to_blocks(screen, mention=mention),
+                ),
             )
         except SlackApiError as err:
             code = _error_code(err)
@@ -172,18 +195,19 @@ class SlackMessenger:
     async def send_document(self, chat: ChatAddress, document: Document) -> None:
         """Upload a file into the chat (and thread), its caption as the comment."""
 
-        async def post(
-            client: AsyncWebClient, channel: str, thread: str | None, note: str | None
-        ) -> str:
+        async def post(channel: str, thread: str | None, note: str | None) -> str:
             comment = "\n".join(part for part in (note, render.escape(document.caption)) if part)
-            await self._pacer.wait(self._pace_key(chat, channel), CHANNEL_WINDOWS)
-            await client.files_upload_v2(
-                channel=channel,
-                thread_ts=thread,
-                content=document.content,
-                filename=document.filename,
-                title=document.caption or document.filename,
-                initial_comment=comment or None,
+            await self._paced(
+                chat,
+                channel,
+                lambda client: client.files_upload_v2(
+                    channel=channel,
+                    thread_ts=thread,
+                    content=document.content,
+                    filename=document.filename,
+                    title=document.caption or document.filename,
+                    initial_comment=comment or None,
+                ),
             )
             return ""
 
@@ -194,10 +218,13 @@ class SlackMessenger:
     async def publish_home(self, chat: ChatAddress, view: dict[str, Any]) -> None:
         """Publish the Home tab of the chat's user (views.publish), paced per user."""
         assert chat.user_id is not None
-        client = await self.client_for(chat)
-        await self._pacer.wait(self._pace_key(chat, f"home:{chat.user_id}"), CHANNEL_WINDOWS)
+        user_id = chat.user_id
         try:
-            await client.views_publish(user_id=chat.user_id, view=view)
+            await self._paced(
+                chat,
+                f"home:{user_id}",
+                lambda client: client.views_publish(user_id=user_id, view=view),
+            )
         except _FAILURES as err:
             raise _translated(err) from err
 
@@ -208,12 +235,11 @@ class SlackMessenger:
     async def _posting(self, chat: ChatAddress, post: _Post) -> str:
         """Post where the chat says; where the bot may not, in the user's DM with a note."""
         channel, thread = _target(chat)
-        client = await self.client_for(chat)
         if _is_user(channel):
             # A user as the chat means their DM; a file upload takes only a channel id.
-            channel = await self._direct_channel(client, channel)
+            channel = await self._direct_channel(chat, channel)
         try:
-            return await post(client, channel, thread, None)
+            return await post(channel, thread, None)
         except SlackApiError as err:
             code = _error_code(err)
             if code not in _NOT_HERE or chat.user_id is None or is_direct(channel):
@@ -221,15 +247,16 @@ class SlackMessenger:
         except _FAILURES as err:
             raise _translated(err) from err
         log.info("cannot post in %s (%s); posting to the user's DM instead", channel, code)
-        direct = await self._direct_channel(client, chat.user_id)
+        direct = await self._direct_channel(chat, chat.user_id)
         note = self._texts.dm_note.format(channel=f"<#{channel}>")
         try:
-            return await post(client, direct, None, note)
+            return await post(direct, None, note)
         except _FAILURES as err:
             raise _translated(err) from err
 
-    async def _direct_channel(self, client: AsyncWebClient, user_id: str) -> str:
+    async def _direct_channel(self, chat: ChatAddress, user_id: str) -> str:
         """The id of the user's DM with the bot (conversations.open)."""
+        client = await self.client_for(chat)
         try:
             answer = await client.conversations_open(users=user_id)
         except _FAILURES as err:
