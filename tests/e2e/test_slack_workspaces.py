@@ -318,6 +318,11 @@ async def test_a_reinstall_on_one_replica_is_used_by_the_others_delivery(
         await first.install("T1")
         await first.log_in()
         await _order(first)
+        # The order's progress line is out before the reinstall, which is what this test is
+        # about: the delivery, on the other replica, with the new token.
+        await first.slack.wait_for(
+            lambda: any("Hazırlanıyor" in text_of(m) for m in first.slack.messages(CHANNEL))
+        )
         await second.install("T1")
         new = first.slack.token
         # The first replica stops; the second, which never served this order, delivers it.
