@@ -170,7 +170,6 @@ async def running_bot(
     ``api`` replaces the HTTP client of the article service (tests hand in a fake).
     """
     settings.require("article_api_url")
-    assert settings.article_api_url is not None
     clock = clock or system_clock
     # Unique per start: a restarted process must not take a dead one's leases for its own.
     owner = owner or f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
@@ -180,44 +179,15 @@ async def running_bot(
         stack.callback(db.dispose)
         await asyncio.to_thread(db.migrate)
         messengers: dict[str, Messenger] = {}
-        alerts = Alerts(
-            chat=admin_chat(settings.admin_chat),
-            messengers=messengers,
-            clock=clock,
-            language=settings.bot_language,
-        )
-        operations = Operations(clock=clock, alerts=alerts, version=version(PACKAGE))
-        if api is None:
-            if http is None:
-                timeout = httpx.Timeout(settings.article_api_timeout_seconds, connect=5.0)
-                http = await stack.enter_async_context(httpx.AsyncClient(timeout=timeout))
-            api = ArticleApi(
-                http,
-                base_url=settings.article_api_url,
-                bulk_path=settings.article_api_bulk_path,
-                topic_field=settings.article_api_topic_field,
-                observer=operations.upstream_called,
-            )
+        operations = _operations(settings, messengers, clock)
+        api = api or await _article_api(settings, stack, http, operations)
         limits = login_limits(settings)
         accounts = Accounts(
             db=db, api=api, cipher=cipher, clock=clock, operations=operations, limits=limits
         )
         catalog = Catalog(api=api, accounts=accounts, clock=clock)
-        delivery = Delivery(
-            db=db,
-            api=api,
-            accounts=accounts,
-            messengers=messengers,
-            clock=clock,
-            owner=owner,
-            poll_interval=timedelta(seconds=settings.poll_interval_seconds),
-            lease_for=timedelta(seconds=settings.delivery_lease_seconds),
-            job_timeout=timedelta(hours=settings.job_timeout_hours),
-            default_language=settings.bot_language,
-            create_timeout=timedelta(seconds=settings.article_api_timeout_seconds),
-            reconcile_grace=timedelta(seconds=settings.reconcile_grace_seconds),
-            operations=operations,
-            sizes=catalog.known_sizes,
+        delivery = _delivery(
+            settings, db, api, accounts, messengers, clock, owner, operations, catalog
         )
         services = CoreServices(
             db=db,
@@ -231,11 +201,8 @@ async def running_bot(
             default_language=settings.bot_language,
             zone=settings.zone,
         )
-        scheduler = AsyncIOScheduler()
-        schedule_polling(scheduler, delivery, timedelta(seconds=settings.poll_interval_seconds))
-        schedule_housekeeping(scheduler, db, clock)
         planner = Planner(services, owner)
-        schedule_plans(scheduler, planner, timedelta(seconds=settings.poll_interval_seconds))
+        scheduler = _scheduler(settings, db, delivery, planner)
         stack.callback(_stop_scheduler, scheduler)
         stack.push_async_callback(delivery.stop)
         yield Bot(
@@ -250,6 +217,80 @@ async def running_bot(
             cipher,
             planner,
         )
+
+
+def _operations(settings: Settings, messengers: dict[str, Messenger], clock: Clock) -> Operations:
+    """What tells the operator: metrics, and alerts in the admin chat once it is registered."""
+    alerts = Alerts(
+        chat=admin_chat(settings.admin_chat),
+        messengers=messengers,
+        clock=clock,
+        language=settings.bot_language,
+    )
+    return Operations(clock=clock, alerts=alerts, version=version(PACKAGE))
+
+
+async def _article_api(
+    settings: Settings,
+    stack: AsyncExitStack,
+    http: httpx.AsyncClient | None,
+    operations: Operations,
+) -> ArticleApi:
+    """The article service's client, on ``http`` or on an HTTP client closed with ``stack``;
+    each call is reported to the operator's metrics."""
+    assert settings.article_api_url is not None
+    if http is None:
+        timeout = httpx.Timeout(settings.article_api_timeout_seconds, connect=5.0)
+        http = await stack.enter_async_context(httpx.AsyncClient(timeout=timeout))
+    return ArticleApi(
+        http,
+        base_url=settings.article_api_url,
+        bulk_path=settings.article_api_bulk_path,
+        topic_field=settings.article_api_topic_field,
+        observer=operations.upstream_called,
+    )
+
+
+def _delivery(
+    settings: Settings,
+    db: Database,
+    api: Upstream,
+    accounts: Accounts,
+    messengers: dict[str, Messenger],
+    clock: Clock,
+    owner: str,
+    operations: Operations,
+    catalog: Catalog,
+) -> Delivery:
+    """The poller and the sender, with the settings' intervals and limits."""
+    return Delivery(
+        db=db,
+        api=api,
+        accounts=accounts,
+        messengers=messengers,
+        clock=clock,
+        owner=owner,
+        poll_interval=timedelta(seconds=settings.poll_interval_seconds),
+        lease_for=timedelta(seconds=settings.delivery_lease_seconds),
+        job_timeout=timedelta(hours=settings.job_timeout_hours),
+        default_language=settings.bot_language,
+        create_timeout=timedelta(seconds=settings.article_api_timeout_seconds),
+        reconcile_grace=timedelta(seconds=settings.reconcile_grace_seconds),
+        operations=operations,
+        sizes=catalog.known_sizes,
+    )
+
+
+def _scheduler(
+    settings: Settings, db: Database, delivery: Delivery, planner: Planner
+) -> AsyncIOScheduler:
+    """The scheduler with its jobs: the delivery rounds, housekeeping and the calendar's tick."""
+    every = timedelta(seconds=settings.poll_interval_seconds)
+    scheduler = AsyncIOScheduler()
+    schedule_polling(scheduler, delivery, every)
+    schedule_housekeeping(scheduler, db, planner.services.clock)
+    schedule_plans(scheduler, planner, every)
+    return scheduler
 
 
 def _allow_lists(settings: Settings) -> AllowLists:
