@@ -4,7 +4,9 @@ sandbox charged and the fake Bot API received."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from bot.core.clock import system_clock
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox, running_sandbox
 from storage import Database, TokenCipher, generate_key, plans, users
 from storage.models import Plan, PlanStatus
-from tests.e2e.bot_process import bot_processes
+from tests.e2e.bot_process import BotProcess, bot_processes
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.telegram_rig import TOKEN
 from tests.fakes import wait_until
@@ -29,6 +31,39 @@ FIRST_CHAT = 6001
 POLL_INTERVAL = 0.5
 # A run's claim lasts 30 s: a dead claimer's run is taken over after it.
 TAKEOVER = 30 + 15
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """The fake Bot API, the sandbox, the bots and their key, for one test."""
+
+    telegram: FakeTelegram
+    sandbox: RunningSandbox
+    bots: tuple[BotProcess, ...]
+    key: str
+
+
+@asynccontextmanager
+async def staged(count: int, database_url: str, tmp_path: Path) -> AsyncIterator[Stage]:
+    """``count`` bot processes on one database, started, against a fake Bot API and a sandbox."""
+    key = generate_key()
+    async with (
+        FakeTelegram.running(token=TOKEN) as telegram,
+        running_sandbox(speed=60.0) as sandbox,
+        bot_processes(
+            count,
+            telegram=telegram,
+            sandbox=sandbox,
+            database_url=database_url,
+            key=key,
+            workdir=tmp_path,
+            poll_interval=POLL_INTERVAL,
+            lease_seconds=2.0,
+        ) as bots,
+    ):
+        for bot in bots:
+            await bot.start()
+        yield Stage(telegram, sandbox, tuple(bots), key)
 
 
 async def plan_for(
@@ -89,22 +124,9 @@ def articles_in(telegram: FakeTelegram, chats: Iterable[int]) -> dict[int, int]:
 async def test_a_bot_killed_before_the_time_and_started_after_it_orders_once(
     database: Database, database_url: str, tmp_path: Path
 ) -> None:
-    key = generate_key()
-    async with (
-        FakeTelegram.running(token=TOKEN) as telegram,
-        running_sandbox(speed=60.0) as sandbox,
-        bot_processes(
-            1,
-            telegram=telegram,
-            sandbox=sandbox,
-            database_url=database_url,
-            key=key,
-            workdir=tmp_path,
-            poll_interval=POLL_INTERVAL,
-            lease_seconds=2.0,
-        ) as (bot,),
-    ):
-        await bot.start()
+    async with staged(1, database_url, tmp_path) as stage:
+        telegram, sandbox, key = stage.telegram, stage.sandbox, stage.key
+        (bot,) = stage.bots
         at = system_clock() + timedelta(seconds=8)
         plan_id = await plan_for(database, key, sandbox, telegram, FIRST_CHAT, at)
         await bot.kill()
@@ -121,22 +143,9 @@ async def test_a_bot_killed_before_the_time_and_started_after_it_orders_once(
 async def test_a_kill_after_the_service_took_a_runs_order_charges_once(
     database: Database, database_url: str, tmp_path: Path
 ) -> None:
-    key = generate_key()
-    async with (
-        FakeTelegram.running(token=TOKEN) as telegram,
-        running_sandbox(speed=60.0) as sandbox,
-        bot_processes(
-            1,
-            telegram=telegram,
-            sandbox=sandbox,
-            database_url=database_url,
-            key=key,
-            workdir=tmp_path,
-            poll_interval=POLL_INTERVAL,
-            lease_seconds=2.0,
-        ) as (bot,),
-    ):
-        await bot.start()
+    async with staged(1, database_url, tmp_path) as stage:
+        telegram, sandbox, key = stage.telegram, stage.sandbox, stage.key
+        (bot,) = stage.bots
         # The service takes the order at once but holds its answer: no job row is written.
         sandbox.state.faults.order_latency = 120.0
         at = system_clock() + timedelta(seconds=2)
@@ -165,24 +174,10 @@ def plan_done_now(database: Database, plan_id: int) -> bool:
 async def test_two_replicas_on_postgresql_order_each_run_once(
     database: Database, database_url: str, tmp_path: Path
 ) -> None:
-    key = generate_key()
     chats = range(FIRST_CHAT, FIRST_CHAT + 6)
-    async with (
-        FakeTelegram.running(token=TOKEN) as telegram,
-        running_sandbox(speed=60.0) as sandbox,
-        bot_processes(
-            2,
-            telegram=telegram,
-            sandbox=sandbox,
-            database_url=database_url,
-            key=key,
-            workdir=tmp_path,
-            poll_interval=POLL_INTERVAL,
-            lease_seconds=2.0,
-        ) as replicas,
-    ):
-        for replica in replicas:
-            await replica.start()
+    async with staged(2, database_url, tmp_path) as stage:
+        telegram, sandbox, key = stage.telegram, stage.sandbox, stage.key
+        replicas = stage.bots
         at = system_clock() + timedelta(seconds=6)
         for chat in chats:
             await plan_for(database, key, sandbox, telegram, chat, at)
