@@ -5,23 +5,28 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import getpass
 import logging
 import signal
 import sys
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from prompt_toolkit.patch_stdout import patch_stdout
 from pydantic import SecretStr
-from rich.console import Console
 
 from bot import sandbox
-from bot.bootstrap import configured_platforms, running_bot, sandboxed, serve_chats, token_cipher
+from bot.bootstrap import (
+    CHAT_PLATFORMS,
+    configured_platforms,
+    platforms_named,
+    sandboxed,
+    serve_chats,
+    token_cipher,
+)
+from bot.chat_platform import ChatPlatform
 from bot.config import ConfigError, Settings, load_settings
 from bot.logs import configure_logging
 from bot.shell import PLATFORM as SHELL
-from bot.shell import PipedLines, PromptLines, ShellChat, ShellMessenger
+from bot.shell import TerminalPlatform
 from storage import Database, DatabaseUnusable, slack_installations, upstream_sessions
 
 __all__ = ["SHELL_LOG", "main"]
@@ -51,20 +56,9 @@ async def _upstream(settings: Settings, use_sandbox: bool, speed: float) -> Asyn
 
 
 async def _shell(settings: Settings, args: argparse.Namespace) -> None:
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    console = Console(highlight=False, width=None if interactive else 100)
-    async with _upstream(settings, args.sandbox, args.speed) as local, running_bot(local) as bot:
-        messenger = ShellMessenger(console, local.data_dir / "articles")
-        bot.messengers[SHELL] = messenger
-        bot.start_delivery()
-        user = getpass.getuser()
-        lines = PromptLines(user) if interactive else PipedLines(console, user)
-        chat = ShellChat(bot.conversations, messenger, lines, user=user)
-        if interactive:
-            with patch_stdout(raw=True):
-                await chat.run(patience=args.wait)
-        else:
-            await chat.run(patience=args.wait)
+    async with _upstream(settings, args.sandbox, args.speed) as local:
+        # Ctrl-C is the chat's own key (it cancels a dialog); the chat stops when its user leaves.
+        await serve_chats(local, (TerminalPlatform(patience=args.wait),), asyncio.Event())
 
 
 def _stop_on_signals() -> asyncio.Event:
@@ -75,12 +69,14 @@ def _stop_on_signals() -> asyncio.Event:
     return stop
 
 
-async def _chats(settings: Settings, args: argparse.Namespace, platforms: tuple[str, ...]) -> None:
+async def _chats(
+    settings: Settings, args: argparse.Namespace, chats: tuple[ChatPlatform, ...]
+) -> None:
     # A missing token is said before a sandbox starts, not after its banner.
-    for name in platforms:
-        settings.require_chat(name)
+    for chat in chats:
+        chat.require(settings)
     async with _upstream(settings, args.sandbox, args.speed) as local:
-        await serve_chats(local, platforms or configured_platforms(local), _stop_on_signals())
+        await serve_chats(local, chats or configured_platforms(local), _stop_on_signals())
 
 
 def _rotate_keys(settings: Settings) -> None:
@@ -124,14 +120,19 @@ def _sandbox_options(parser: argparse.ArgumentParser) -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    shell = _command(commands, "shell", help="chat with the bot in this terminal")
+    terminal = TerminalPlatform()
+    shell = _command(commands, terminal.name, help=terminal.summary)
     _sandbox_options(shell)
     shell.add_argument(
-        "--wait", type=float, default=90.0, help="seconds to wait for articles at end of input"
+        "--wait",
+        type=float,
+        default=terminal.patience,
+        help="seconds to wait for articles at end of input",
     )
     _sandbox_options(_command(commands, "run", help="every configured chat platform at once"))
-    _sandbox_options(_command(commands, "telegram", help="the Telegram bot"))
-    _sandbox_options(_command(commands, "slack", help="the Slack app"))
+    for chat in CHAT_PLATFORMS:
+        if chat.name not in commands.choices:
+            _sandbox_options(_command(commands, chat.name, help=chat.summary))
     commands.add_parser("sandbox", help="serve the built-in article service", add_help=False)
     _command(commands, "migrate", help="apply database migrations")
     _command(commands, "rotate-keys", help="re-encrypt stored tokens under the first key")
@@ -150,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         try:
             settings = load_settings()
             log_file = None
-            if args.command == "shell":
+            if args.command == SHELL:
                 # The terminal is the chat: the log goes to a file beside the database.
                 settings.data_dir.mkdir(parents=True, exist_ok=True)
                 log_path = settings.data_dir / SHELL_LOG
@@ -163,16 +164,16 @@ def main(argv: Sequence[str] | None = None) -> None:
                 settings.log_level_libraries,
             )
             match args.command:
-                case "shell":
-                    asyncio.run(_shell(settings, args))
                 case "run":
                     asyncio.run(_chats(settings, args, ()))
-                case "telegram" | "slack":
-                    asyncio.run(_chats(settings, args, (args.command,)))
                 case "migrate":
                     _migrate(settings)
                 case "rotate-keys":
                     _rotate_keys(settings)
+                case name if name == SHELL:
+                    asyncio.run(_shell(settings, args))
+                case name:
+                    asyncio.run(_chats(settings, args, platforms_named(name)))
         except ConfigError as err:
             sys.exit(f"configuration: {err}")
         except DatabaseUnusable as err:

@@ -7,7 +7,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -19,24 +19,27 @@ from pydantic import SecretStr
 from starlette.routing import BaseRoute
 
 from bot.api import ArticleApi
+from bot.chat_platform import ChatHost, ChatPlatform, RunningChat
 from bot.config import ConfigError, Settings
-from bot.core.access import AllowLists, Gate
+from bot.core.access import Gate
 from bot.core.accounts import Accounts, LoginLimits
-from bot.core.alerts import Alerts, admin_chat
+from bot.core.alerts import Alerts
 from bot.core.catalog import Catalog
 from bot.core.clock import Clock, system_clock
 from bot.core.conversation import Conversations
 from bot.core.delivery import Delivery
 from bot.core.operations import Operations
 from bot.core.plans.runner import Planner
+from bot.core.platforms import Platforms
 from bot.core.ports import Messenger
 from bot.core.scheduler import schedule_housekeeping, schedule_plans, schedule_polling
 from bot.core.turn import CoreServices
 from bot.core.upstream import Upstream
 from bot.health import Connected, HealthCheck
 from bot.sandbox import RunningSandbox, running_sandbox
-from bot.slack import SlackRuntime, running_slack
-from bot.telegram import TelegramRuntime, running_telegram
+from bot.shell import TerminalPlatform
+from bot.slack import SlackPlatform
+from bot.telegram import TelegramPlatform
 from bot.web import serving_http, web_app
 from storage import (
     Database,
@@ -51,13 +54,19 @@ __all__ = [
     "CHAT_PLATFORMS",
     "Bot",
     "configured_platforms",
+    "platforms_named",
     "running_bot",
     "sandboxed",
     "serve_chats",
     "token_cipher",
 ]
 
-CHAT_PLATFORMS = ("telegram", "slack")
+# Every chat platform the bot speaks; a new one is its package and a line here.
+CHAT_PLATFORMS: tuple[ChatPlatform, ...] = (
+    TelegramPlatform(),
+    SlackPlatform(lambda host: SlackInstallations(host.db, host.cipher, host.clock)),
+    TerminalPlatform(),
+)
 PACKAGE = "makale-bot"
 
 log = logging.getLogger(__name__)
@@ -165,10 +174,7 @@ async def running_bot(
     owner: str | None = None,
     api: Upstream | None = None,
 ) -> AsyncIterator[Bot]:
-    """Open the database (migrated), the upstream client and the poller; close them after.
-
-    ``api`` replaces the HTTP client of the article service (tests hand in a fake).
-    """
+    """Open the database (migrated), the upstream's client (or a test's ``api``), the poller."""
     settings.require("article_api_url")
     clock = clock or system_clock
     # Unique per start: a restarted process must not take a dead one's leases for its own.
@@ -179,7 +185,8 @@ async def running_bot(
         stack.callback(db.dispose)
         await asyncio.to_thread(db.migrate)
         messengers: dict[str, Messenger] = {}
-        operations = _operations(settings, messengers, clock)
+        platforms = Platforms(chat.rules(settings) for chat in CHAT_PLATFORMS)
+        operations = _operations(settings, messengers, platforms, clock)
         api = api or await _article_api(settings, stack, http, operations)
         limits = login_limits(settings)
         accounts = Accounts(
@@ -187,7 +194,7 @@ async def running_bot(
         )
         catalog = Catalog(api=api, accounts=accounts, clock=clock)
         delivery = _delivery(
-            settings, db, api, accounts, messengers, clock, owner, operations, catalog
+            settings, db, api, accounts, messengers, platforms, clock, owner, operations, catalog
         )
         services = CoreServices(
             db=db,
@@ -197,7 +204,7 @@ async def running_bot(
             outbox=delivery.outbox,
             clock=clock,
             operations=operations,
-            gate=Gate(_allow_lists(settings), clock=clock, default_language=settings.bot_language),
+            gate=Gate(platforms, clock=clock, default_language=settings.bot_language),
             default_language=settings.bot_language,
             zone=settings.zone,
         )
@@ -219,10 +226,12 @@ async def running_bot(
         )
 
 
-def _operations(settings: Settings, messengers: dict[str, Messenger], clock: Clock) -> Operations:
+def _operations(
+    settings: Settings, messengers: dict[str, Messenger], platforms: Platforms, clock: Clock
+) -> Operations:
     """What tells the operator: metrics, and alerts in the admin chat once it is registered."""
     alerts = Alerts(
-        chat=admin_chat(settings.admin_chat),
+        chat=platforms.admin_chat(settings.admin_chat),
         messengers=messengers,
         clock=clock,
         language=settings.bot_language,
@@ -257,6 +266,7 @@ def _delivery(
     api: Upstream,
     accounts: Accounts,
     messengers: dict[str, Messenger],
+    platforms: Platforms,
     clock: Clock,
     owner: str,
     operations: Operations,
@@ -268,6 +278,7 @@ def _delivery(
         api=api,
         accounts=accounts,
         messengers=messengers,
+        platforms=platforms,
         clock=clock,
         owner=owner,
         poll_interval=timedelta(seconds=settings.poll_interval_seconds),
@@ -291,15 +302,6 @@ def _scheduler(
     schedule_housekeeping(scheduler, db, planner.services.clock)
     schedule_plans(scheduler, planner, every)
     return scheduler
-
-
-def _allow_lists(settings: Settings) -> AllowLists:
-    return AllowLists(
-        telegram_users=settings.allowed_telegram_users,
-        telegram_chats=settings.allowed_telegram_chats,
-        slack_teams=settings.allowed_slack_teams,
-        slack_users=settings.allowed_slack_users,
-    )
 
 
 @asynccontextmanager
@@ -326,62 +328,71 @@ async def sandboxed(
         yield settings.model_copy(update=overrides), sandbox
 
 
-def configured_platforms(settings: Settings) -> tuple[str, ...]:
-    """The chat platforms set up (TELEGRAM_BOT_TOKEN; SLACK_BOT_TOKEN or SLACK_CLIENT_ID)."""
-    return tuple(name for name in CHAT_PLATFORMS if settings.chat_configured(name))
+def configured_platforms(settings: Settings) -> tuple[ChatPlatform, ...]:
+    """The chat platforms the settings set up, which ``run`` starts."""
+    return tuple(chat for chat in CHAT_PLATFORMS if chat.configured(settings))
+
+
+def platforms_named(*names: str) -> tuple[ChatPlatform, ...]:
+    """The chat platforms of these names."""
+    by_name = {chat.name: chat for chat in CHAT_PLATFORMS}
+    return tuple(by_name[name] for name in names)
 
 
 async def serve_chats(
     settings: Settings,
-    platforms: tuple[str, ...],
+    chats: Sequence[ChatPlatform],
     stop: asyncio.Event,
     *,
     clock: Clock | None = None,
 ) -> None:
     """Run the core and these chat platforms in this process until ``stop`` is set; ``clock``
     is the core's time (tests move it)."""
-    if not platforms:
+    if not chats:
         raise ConfigError(
             "no chat platform is configured: set TELEGRAM_BOT_TOKEN (or SLACK_BOT_TOKEN), "
             "or try `python -m bot shell --sandbox`"
         )
     settings.require("article_api_url")
-    for name in platforms:
-        settings.require_chat(name)
+    for chat in chats:
+        chat.require(settings)
     async with running_bot(settings, clock=clock) as bot, AsyncExitStack() as adapters:
-        runtimes: list[TelegramRuntime | SlackRuntime] = []
-        if "telegram" in platforms:
-            runtimes.append(
-                await adapters.enter_async_context(
-                    running_telegram(settings, bot.conversations, bot.messengers)
-                )
-            )
-        if "slack" in platforms:
-            runtimes.append(
-                await adapters.enter_async_context(
-                    running_slack(
-                        settings,
-                        bot.conversations,
-                        bot.messengers,
-                        SlackInstallations(bot.db, bot.cipher, bot.services.clock),
-                    )
-                )
-            )
-        routes: list[BaseRoute] = [route for runtime in runtimes for route in runtime.routes]
-        if routes or settings.port_set:
-            chats = {runtime.platform: runtime.connected for runtime in runtimes}
-            token = settings.metrics_token
-            app = web_app(
-                routes,
-                health=bot.health(chats),
-                before_scrape=bot.count_backlog,
-                metrics_token=token.get_secret_value() if token else None,
-            )
-            await adapters.enter_async_context(serving_http(app, port=settings.port))
+        host = ChatHost(
+            settings,
+            bot.conversations,
+            bot.messengers,
+            bot.services.clock,
+            stop,
+            bot.db,
+            bot.cipher,
+        )
+        running = {
+            chat.name: await adapters.enter_async_context(chat.running(host)) for chat in chats
+        }
+        service = any(chat.service for chat in chats)
+        await _serve_http(bot, running, adapters, service)
         # Only now that the routes are served may the platforms send updates.
-        for runtime in runtimes:
-            await runtime.go_live()
+        for started in running.values():
+            await started.go_live()
         bot.start_delivery()
-        await bot.operations.started()
+        if service:
+            await bot.operations.started()
         await stop.wait()
         await bot.stop_delivery()
+
+
+async def _serve_http(
+    bot: Bot, running: Mapping[str, RunningChat], stack: AsyncExitStack, service: bool
+) -> None:
+    """Serve the chats' routes on ``$PORT``, and ``/health`` too where a service asks for it."""
+    routes: list[BaseRoute] = [route for chat in running.values() for route in chat.routes]
+    if not routes and not (service and bot.settings.port_set):
+        return
+    token = bot.settings.metrics_token
+    app = web_app(
+        routes,
+        health=bot.health({name: chat.connected for name, chat in running.items()}),
+        before_scrape=bot.count_backlog,
+        metrics_token=token.get_secret_value() if token else None,
+    )
+    await stack.enter_async_context(serving_http(app, port=bot.settings.port))

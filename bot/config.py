@@ -211,20 +211,6 @@ class Settings(BaseSettings):
         """Whether Slack serves many workspaces (SLACK_CLIENT_ID and no SLACK_BOT_TOKEN)."""
         return bool(self.slack_client_id) and self.slack_bot_token is None
 
-    def chat_configured(self, platform: str) -> bool:
-        """Whether the platform has its credentials: a bot token, or Slack's client id."""
-        if platform == "slack" and self.slack_multi_workspace:
-            return True
-        return bool(getattr(self, f"{platform}_bot_token", None))
-
-    def require_chat(self, platform: str) -> None:
-        """Fail naming what the platform still needs to start."""
-        if platform == "slack" and self.slack_multi_workspace:
-            # Slack signs every HTTP request; the secret checks it, the client exchanges codes.
-            self.require("slack_client_id", "slack_client_secret", "slack_signing_secret")
-        else:
-            self.require(f"{platform}_bot_token")
-
     @property
     def port_set(self) -> bool:
         """Whether ``PORT`` was given: then ``/health`` is served in every mode."""

@@ -7,18 +7,17 @@ restart, or on another replica, a refused user may be told once more within the 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Collection
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.core.clock import Clock
 from bot.core.events import Command, Event, Origin, UserKey
 from bot.core.inputs import split_credentials
+from bot.core.platforms import Platforms
 from bot.core.richtext import paragraph
 from bot.core.screens import Delete, Effect, Screen, Send
 from bot.core.texts import LANGUAGES, texts_for
 
-__all__ = ["REFUSE_AGAIN_AFTER", "AllowLists", "Gate"]
+__all__ = ["REFUSE_AGAIN_AFTER", "Gate"]
 
 REFUSE_AGAIN_AFTER = timedelta(hours=1)
 # Refusals remembered at most; the oldest are forgotten first, so memory stays bounded.
@@ -27,50 +26,23 @@ _REMEMBERED = 10_000
 _LOGIN_COMMANDS = frozenset({"giris"})
 
 
-@dataclass(frozen=True, slots=True)
-class AllowLists:
-    """Ids allowed per platform; an empty list lets everyone through on its account."""
-
-    telegram_users: Collection[str] = ()
-    telegram_chats: Collection[str] = ()
-    slack_teams: Collection[str] = ()
-    slack_users: Collection[str] = ()
-
-    def admits(self, origin: Origin) -> bool:
-        """Whether every list that applies to this user (and group, or workspace) names them."""
-        user = origin.user
-        match user.platform:
-            case "telegram":
-                in_chat = origin.private or _listed(self.telegram_chats, origin.chat.chat_id)
-                return _listed(self.telegram_users, user.external_id) and in_chat
-            case "slack":
-                in_team = _listed(self.slack_teams, user.workspace)
-                return in_team and _listed(self.slack_users, user.external_id)
-            case _:
-                return True
-
-
-def _listed(allowed: Collection[str], value: str) -> bool:
-    return not allowed or value in allowed
-
-
 class Gate:
     """Lets the allowed through; tells anyone else once an hour, without asking the upstream."""
 
-    def __init__(self, lists: AllowLists, *, clock: Clock, default_language: str = "tr") -> None:
-        self._lists = lists
+    def __init__(self, platforms: Platforms, *, clock: Clock, default_language: str = "tr") -> None:
+        self._platforms = platforms
         self._clock = clock
         self._default_language = default_language
         self._refused: OrderedDict[UserKey, datetime] = OrderedDict()
 
     def admits(self, origin: Origin) -> bool:
         """Whether the allow lists let this user (in this chat) use the bot."""
-        return self._lists.admits(origin)
+        return self._platforms.admits(origin)
 
     def refusal(self, origin: Origin, event: Event | None = None) -> list[Effect] | None:
         """None for an allowed user; else the refusal to show (nothing within the hour), and
         the deletion of a login command carrying a password, every time."""
-        if self._lists.admits(origin):
+        if self._platforms.admits(origin):
             return None
         password = _password_message(event) if origin.deletes_messages else None
         deletion: list[Effect] = [] if password is None else [Delete(password)]

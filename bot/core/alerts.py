@@ -15,13 +15,11 @@ from bot.core.richtext import paragraph
 from bot.core.screens import Screen
 from bot.core.texts import Texts, texts_for
 
-__all__ = ["REPEAT_AFTER", "AlertCause", "Alerts", "admin_chat"]
+__all__ = ["REPEAT_AFTER", "AlertCause", "Alerts"]
 
 log = logging.getLogger(__name__)
 
 REPEAT_AFTER = timedelta(hours=1)
-# ADMIN_CHAT names a Slack channel with this prefix, else a Telegram chat id.
-_SLACK_PREFIX = "slack:"
 
 
 class AlertCause(enum.Enum):
@@ -41,17 +39,6 @@ _TEXTS: dict[AlertCause, Callable[[Texts], str]] = {
     AlertCause.LOGIN_GUARD: lambda t: t.alert_login_guard,
     AlertCause.STARTED: lambda t: t.alert_started,
 }
-
-
-def admin_chat(setting: str | None) -> ChatAddress | None:
-    """The chat ``ADMIN_CHAT`` names: ``slack:C…`` for a Slack channel, else a Telegram chat."""
-    if not setting:
-        return None
-    if setting.startswith(_SLACK_PREFIX):
-        # ``slack:T…/C…`` names the workspace too, where one deployment serves many.
-        workspace, _, channel = setting.removeprefix(_SLACK_PREFIX).rpartition("/")
-        return ChatAddress("slack", channel, workspace=workspace)
-    return ChatAddress("telegram", setting)
 
 
 @dataclass(slots=True)

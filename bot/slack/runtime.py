@@ -24,7 +24,7 @@ from bot.slack.install import INSTALL_PATH, REDIRECT_PATH, ManyWorkspaces
 from bot.slack.installations import Installations
 from bot.slack.intake import guarded
 
-__all__ = ["EVENTS_PATH", "SlackRuntime", "events_route", "running_slack"]
+__all__ = ["EVENTS_PATH", "SlackRuntime", "events_route", "required", "running_slack"]
 
 EVENTS_PATH = "/slack/events"
 log = logging.getLogger(__name__)
@@ -81,6 +81,15 @@ def _routes(app: AsyncApp, signing_secret: str) -> list[Route]:
     return routes
 
 
+def required(settings: Settings) -> None:
+    """Fail naming what Slack still needs to start, in the mode the settings choose."""
+    if settings.slack_multi_workspace:
+        # Slack signs every HTTP request; the secret checks it, the client exchanges codes.
+        settings.require("slack_client_id", "slack_client_secret", "slack_signing_secret")
+    else:
+        settings.require("slack_bot_token")
+
+
 def _many(settings: Settings, installations: Installations | None) -> ManyWorkspaces | None:
     """What serving many workspaces takes, where the settings ask for it."""
     if not settings.slack_multi_workspace:
@@ -117,7 +126,7 @@ async def running_slack(
 
     With SLACK_CLIENT_ID (many workspaces), ``installations`` keeps what each one installed.
     """
-    settings.require_chat(PLATFORM)
+    required(settings)
     many = _many(settings, installations)
     bot_token, app_token = settings.slack_bot_token, settings.slack_app_token
     if app_token is None:

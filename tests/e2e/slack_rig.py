@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 
-from bot.bootstrap import serve_chats
+from bot.bootstrap import platforms_named, serve_chats
 from bot.config import Settings, load_settings
 from bot.core.clock import Clock
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox, running_sandbox
@@ -115,7 +115,7 @@ class SlackRig:
         """Start the app and wait until its HTTP side answers."""
         self._stop = asyncio.Event()
         task = asyncio.create_task(
-            serve_chats(self.settings, ("slack",), self._stop, clock=self.clock)
+            serve_chats(self.settings, platforms_named("slack"), self._stop, clock=self.clock)
         )
         self._task = task
         await until_serving(self.http, self.base_url, task)

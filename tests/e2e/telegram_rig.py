@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.bootstrap import serve_chats
+from bot.bootstrap import platforms_named, serve_chats
 from bot.config import Settings, load_settings
 from bot.core.clock import Clock
 from bot.sandbox import RunningSandbox, running_sandbox
@@ -50,7 +50,7 @@ class Rig:
         """Start the bot and wait until it polls (or has set its webhook)."""
         self._stop = asyncio.Event()
         self._task = asyncio.create_task(
-            serve_chats(self.settings, ("telegram",), self._stop, clock=self.clock)
+            serve_chats(self.settings, platforms_named("telegram"), self._stop, clock=self.clock)
         )
         calls = len(self.telegram.calls)
         wanted = "setWebhook" if self.settings.telegram_webhook_url else "getUpdates"

@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 import httpx
 import pytest
 
-from bot.bootstrap import serve_chats
+from bot.bootstrap import platforms_named, serve_chats
 from bot.config import ConfigError, load_settings
 from bot.core.texts import texts_for
 from bot.sandbox import DEMO_PASSWORD, LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD, running_sandbox
@@ -356,10 +356,10 @@ async def test_a_refused_token_or_a_missing_signing_secret_stops_the_start(
             port=free_port(),
         )
         with pytest.raises(ConfigError, match="SLACK_BOT_TOKEN was refused: invalid_auth"):
-            await serve_chats(settings, ("slack",), asyncio.Event())
+            await serve_chats(settings, platforms_named("slack"), asyncio.Event())
         unsigned = settings.model_copy(update={"slack_signing_secret": None})
         with pytest.raises(ConfigError, match="SLACK_SIGNING_SECRET"):
-            await serve_chats(unsigned, ("slack",), asyncio.Event())
+            await serve_chats(unsigned, platforms_named("slack"), asyncio.Event())
 
 
 async def test_python_m_bot_slack_answers_signed_requests_and_stops_on_sigterm(

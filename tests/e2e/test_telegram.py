@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bot.bootstrap import serve_chats
+from bot.bootstrap import platforms_named, serve_chats
 from bot.config import ConfigError, load_settings
 from bot.logs import configure_logging
 from bot.sandbox import LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
@@ -373,7 +373,7 @@ async def test_a_refused_token_is_a_configuration_error_that_does_not_quote_it(
             telegram_api_url=fake.url,
         )
         with pytest.raises(ConfigError, match="TELEGRAM_BOT_TOKEN was refused") as refused:
-            await serve_chats(settings, ("telegram",), asyncio.Event())
+            await serve_chats(settings, platforms_named("telegram"), asyncio.Event())
     assert TOKEN not in str(refused.value)
     assert refused.value.__cause__ is None
     assert refused.value.__suppress_context__

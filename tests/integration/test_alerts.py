@@ -5,11 +5,14 @@ from __future__ import annotations
 import pytest
 
 from bot.api import CallReport, LoginRejected, ServiceUnavailable
-from bot.core.access import AllowLists, Gate
-from bot.core.alerts import Alerts, admin_chat
+from bot.core.access import Gate
+from bot.core.alerts import Alerts
 from bot.core.events import ChatAddress, Origin, UserKey
 from bot.core.operations import Operations
+from bot.core.platforms import Platforms
 from bot.core.screens import Send
+from bot.slack import SlackRules
+from bot.telegram import TelegramRules
 from tests.fakes import ManualClock, RecordingMessenger
 
 ADMIN = ChatAddress("telegram", "-100500")
@@ -122,9 +125,10 @@ async def test_a_start_is_told_with_the_version(
 
 
 def test_the_admin_chat_setting_names_a_telegram_chat_or_a_slack_channel() -> None:
-    assert admin_chat("-100500") == ADMIN
-    assert admin_chat("slack:C42") == ChatAddress("slack", "C42")
-    assert admin_chat(None) is None
+    platforms = Platforms([TelegramRules(), SlackRules()])
+    assert platforms.admin_chat("-100500") == ADMIN
+    assert platforms.admin_chat("slack:C42") == ChatAddress("slack", "C42")
+    assert platforms.admin_chat(None) is None
     alerts = Alerts(chat=ADMIN, messengers={}, clock=ManualClock())
     assert alerts.is_admin_chat(ChatAddress("telegram", "-100500", thread_id="3"))
     assert not alerts.is_admin_chat(ChatAddress("slack", "-100500"))
@@ -135,7 +139,7 @@ def _telegram(user: str, chat: str, *, private: bool = True, hint: str | None = 
 
 
 def test_the_gate_refuses_strangers_once_an_hour_in_their_language(clock: ManualClock) -> None:
-    gate = Gate(AllowLists(telegram_users={"1"}, telegram_chats={"-5"}), clock=clock)
+    gate = Gate(Platforms([TelegramRules(users={"1"}, chats={"-5"})]), clock=clock)
     assert gate.refusal(_telegram("1", "1")) is None
     assert gate.refusal(_telegram("1", "-5", private=False)) is None
     refused = gate.refusal(_telegram("2", "2", hint="en-GB"))
@@ -150,11 +154,11 @@ def test_the_gate_refuses_strangers_once_an_hour_in_their_language(clock: Manual
 
 
 def test_the_gate_checks_slack_workspaces_and_users(clock: ManualClock) -> None:
-    gate = Gate(AllowLists(slack_teams={"T1"}), clock=clock)
+    gate = Gate(Platforms([SlackRules(teams={"T1"})]), clock=clock)
 
     def slack(team: str, user: str) -> Origin:
         return Origin(UserKey("slack", user, team), ChatAddress("slack", "C1"), False, None)
 
     assert gate.refusal(slack("T1", "U9")) is None
     assert gate.refusal(slack("T2", "U9")) is not None
-    assert Gate(AllowLists(), clock=clock).refusal(slack("T2", "U9")) is None
+    assert Gate(Platforms([SlackRules()]), clock=clock).refusal(slack("T2", "U9")) is None

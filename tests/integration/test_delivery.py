@@ -50,7 +50,7 @@ def article_text(content: str) -> str:
 async def test_announce_posts_the_progress_message_at_once(rig: DeliveryRig) -> None:
     job = await rig.order(TITLE)
 
-    await (await rig.delivery()).outbox.announce(job)
+    await (await rig.delivery()).outbox.progress.announce(job)
 
     (call,) = rig.messenger.calls
     assert call.kind == "send"
@@ -64,7 +64,7 @@ async def test_progress_is_edited_only_when_its_text_changes(sqlite_database: Da
     async with delivery_rig(sqlite_database, speed=0.01) as rig:
         delivery = await rig.delivery()
         job = await rig.order(TITLE)
-        await delivery.outbox.announce(job)
+        await delivery.outbox.progress.announce(job)
         duration = rig.upstream_seconds(job.request_id)
         progress_id = rig.messenger.sent[0].message_id
 
@@ -92,7 +92,7 @@ async def test_progress_is_edited_only_when_its_text_changes(sqlite_database: Da
 async def test_finished_article_is_delivered_whole_once_with_its_file(rig: DeliveryRig) -> None:
     delivery = await rig.delivery()
     job = await rig.order(TITLE)
-    await delivery.outbox.announce(job)
+    await delivery.outbox.progress.announce(job)
     await finish_upstream(rig, job)
 
     await delivery.poll_once()
@@ -173,7 +173,7 @@ async def test_a_delivery_resumed_at_its_quality_card_sends_the_card_once(
     await finish_upstream(rig, job)
     blocks = article_blocks(rig.upstream_content(job.request_id), TITLE, table_note=TR.table_note)
     again = again_row(TR, job.chat_user_id, job.request_id)
-    parts = len(delivery.outbox.article_screens(job.platform, blocks, again))
+    parts = len(delivery.outbox.messengers.article_screens(job.platform, blocks, again))
     # The parts and both files go out; the card's send fails.
     rig.messenger.fail_next(1, after=parts + 2)
 
@@ -202,7 +202,7 @@ async def test_failed_job_is_reported_with_its_reason_in_the_users_language(
     rig.sandbox.state.failure_rate = 1.0
     delivery = await rig.delivery()
     job = await rig.order(TITLE)
-    await delivery.outbox.announce(job)
+    await delivery.outbox.progress.announce(job)
     await finish_upstream(rig, job)
 
     await delivery.poll_once()
@@ -304,7 +304,7 @@ async def test_a_late_announce_leaves_what_the_poller_wrote(rig: DeliveryRig) ->
     calls = list(rig.messenger.calls)
 
     # The order dialog's copy of the job, announced after the poller delivered it.
-    await delivery.outbox.announce(job)
+    await delivery.outbox.progress.announce(job)
 
     stored = await rig.job(job.id)
     assert (stored.status, stored.parts_sent, stored.content) == (
@@ -318,7 +318,7 @@ async def test_a_late_announce_leaves_what_the_poller_wrote(rig: DeliveryRig) ->
 async def test_job_finished_while_the_bot_was_down_is_delivered_once(rig: DeliveryRig) -> None:
     before_the_restart = await rig.delivery(owner="old")
     job = await rig.order(TITLE)
-    await before_the_restart.outbox.announce(job)
+    await before_the_restart.outbox.progress.announce(job)
     await finish_upstream(rig, job)
     rig.advance(3600)
 
@@ -407,7 +407,7 @@ async def test_on_slack_the_article_goes_into_the_thread_of_the_progress_message
 ) -> None:
     delivery = await rig.delivery()
     job = await rig.order(TITLE, platform="slack")
-    await delivery.outbox.announce(job)
+    await delivery.outbox.progress.announce(job)
     await finish_upstream(rig, job)
 
     await delivery.poll_once()
@@ -423,7 +423,7 @@ async def test_on_slack_the_article_goes_into_the_thread_of_the_progress_message
 async def test_an_order_in_a_slack_thread_keeps_to_that_thread(rig: DeliveryRig) -> None:
     delivery = await rig.delivery()
     job = await rig.order(TITLE, platform="slack", thread_id="order-message")
-    await delivery.outbox.announce(job)
+    await delivery.outbox.progress.announce(job)
     await finish_upstream(rig, job)
 
     await delivery.poll_once()

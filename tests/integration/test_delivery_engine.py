@@ -210,7 +210,7 @@ async def test_an_announcement_that_lands_after_the_article_becomes_its_ready_li
     messenger = SlowFirstSend()
     delivery = await rig.delivery(messenger=messenger)
     job = await rig.order(TITLE)
-    announcing = asyncio.create_task(delivery.outbox.announce(job))
+    announcing = asyncio.create_task(delivery.outbox.progress.announce(job))
     await wait_until(messenger.held.is_set)
     await finished(rig, job)
     await delivery.poll_once()

@@ -8,19 +8,22 @@ from pathlib import Path
 
 import pytest
 
+from bot.bootstrap import platforms_named
 from bot.config import ConfigError, load_settings
-from bot.core.alerts import admin_chat
 from bot.core.events import ChatAddress
+from bot.slack import SlackRules
 from bot.slack.install import BOT_SCOPES
+from bot.slack.runtime import required
 
+(SLACK,) = platforms_named("slack")
 MANY = {"slack_client_id": "1.2", "slack_client_secret": "s3cr3t-client", "_env_file": None}
 
 
 def test_a_client_id_without_a_bot_token_serves_many_workspaces() -> None:
     settings = load_settings(**MANY, slack_signing_secret="signing")
     assert settings.slack_multi_workspace
-    assert settings.chat_configured("slack")
-    settings.require_chat("slack")
+    assert SLACK.configured(settings)
+    required(settings)
     assert not load_settings(_env_file=None, slack_bot_token="xoxb-1").slack_multi_workspace
 
 
@@ -40,19 +43,20 @@ def test_what_cannot_go_with_many_workspaces_is_named(extra: dict[str, str], nam
 def test_many_workspaces_need_the_secret_and_the_signing_secret() -> None:
     settings = load_settings(_env_file=None, slack_client_id="1.2")
     # Slack counts as set up, so that the start names what it still needs.
-    assert settings.chat_configured("slack")
+    assert SLACK.configured(settings)
     with pytest.raises(ConfigError, match="SLACK_CLIENT_SECRET, SLACK_SIGNING_SECRET"):
-        settings.require_chat("slack")
+        SLACK.require(settings)
     partial = load_settings(**MANY)
     with pytest.raises(ConfigError, match="SLACK_SIGNING_SECRET"):
-        partial.require_chat("slack")
+        SLACK.require(partial)
 
 
 def test_an_admin_chat_names_its_workspace_where_there_are_many() -> None:
     settings = load_settings(**MANY, admin_chat="slack:T1/C42")
-    chat = admin_chat(settings.admin_chat)
+    assert settings.admin_chat is not None
+    chat = SlackRules().admin_chat(settings.admin_chat)
     assert chat == ChatAddress("slack", "C42", workspace="T1")
-    assert admin_chat("slack:C42") == ChatAddress("slack", "C42")
+    assert SlackRules().admin_chat("slack:C42") == ChatAddress("slack", "C42")
 
 
 def test_the_install_link_asks_for_the_manifests_bot_scopes() -> None:

@@ -4,7 +4,11 @@
 - ``poller``: asks the upstream about pending jobs, once per user, and moves them on;
 - ``sender``: posts finished articles, many chats at once, each chat's messages in order;
 - ``leases``: short leases on jobs, renewed while work goes on, fenced on every write;
-- ``outbox``: the chats this process can write to, and what the core posts there.
+- ``outbox``: the notices and reports the core posts on its own, through the parts below;
+- ``messengers``: the chats this process can write to, and messages fitted to each;
+- ``addresses``: where a job's messages go, by its platform's rules (threads, private chats);
+- ``recipients``: whom a job's messages are for, and in which language;
+- ``progress``: each job's progress message, posted at the order and edited as it moves.
 
 A job's states (``bot.core.states.JobStatus``)::
 

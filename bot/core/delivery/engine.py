@@ -25,6 +25,7 @@ from bot.core.delivery.poller import Poller
 from bot.core.delivery.sender import Sender, SizeList
 from bot.core.operations import Operations
 from bot.core.pacing import in_background
+from bot.core.platforms import Platforms
 from bot.core.ports import Messenger
 from bot.core.upstream import Upstream
 from storage import Database, Leadership
@@ -50,6 +51,7 @@ class Delivery:
         api: Upstream,
         accounts: Accounts,
         messengers: Mapping[str, Messenger],
+        platforms: Platforms,
         clock: Clock,
         owner: str,
         poll_interval: timedelta,
@@ -68,7 +70,9 @@ class Delivery:
         self._create_timeout = create_timeout
         self._reconcile_grace = reconcile_grace
         self._operations = operations or Operations(clock=clock)
-        self.outbox = Outbox(db=db, messengers=messengers, default_language=default_language)
+        self.outbox = Outbox(
+            db=db, messengers=messengers, platforms=platforms, default_language=default_language
+        )
         self._leases = LeaseKeeper(db=db, clock=clock, owner=owner, lease_for=lease_for)
         self._poller = Poller(
             db=db,
@@ -188,7 +192,7 @@ class Delivery:
     async def _lead(self) -> None:
         """Take or confirm the delivery lock of each platform this process has a messenger for."""
         led = set()
-        for platform in self.outbox.platforms:
+        for platform in self.outbox.messengers.platforms:
             lock = self._locks.get(platform)
             if lock is None:
                 lock = self._locks[platform] = self._db.leadership(f"delivery-{platform}")

@@ -166,7 +166,9 @@ class Poller:
                 lambda token: self._api.articles(token, page_size=NEWEST_ARTICLES),
             )
         except SessionExpired as err:
-            await self._outbox.session_ended(user, self._outbox.progress_chat(pending[0], user))
+            await self._outbox.session_ended(
+                user, self._outbox.addresses.progress_chat(pending[0], user)
+            )
             failure: _Failure = err
         except (NotLoggedIn, ArticleApiError) as err:
             failure = err
@@ -187,7 +189,7 @@ class Poller:
         self, user: ChatUser, job: Job, article: Article | None, now: datetime
     ) -> None:
         """Move a pending job on by what the upstream says about it."""
-        texts = self._outbox.texts(user)
+        texts = self._outbox.recipients.texts(user)
         if article is not None:
             job.last_seen_at = now
         # A job never listed may just be slow to appear; it waits for the timeout.
@@ -240,8 +242,8 @@ class Poller:
         """Show a pending job's progress line (its state is stored already), and store it."""
         try:
             await self._leases.ensure(_id(job))
-            text = self._outbox.progress_text(self._outbox.texts(user), job)
-            await self._outbox.show_progress(job, user, text)
+            text = self._outbox.progress.text(user, job)
+            await self._outbox.progress.show(job, user, text)
             await self._store(job)
         except LeaseLost:
             log.warning("job %s (%s): lease lost mid-round", job.id, job.request_id)
@@ -285,7 +287,7 @@ class Poller:
 
     async def _user(self, user_id: int) -> ChatUser:
         if user_id not in self._users:
-            self._users[user_id] = await self._outbox.user(user_id)
+            self._users[user_id] = await self._outbox.recipients.user(user_id)
         return self._users[user_id]
 
     async def _store(self, job: Job) -> None:

@@ -172,7 +172,7 @@ class _Reconciliation:
             )
             await self.operations.order_uncertain("reported", f"draft {draft.id}")
         for job in adopted:
-            await self.outbox.announce(job)
+            await self.outbox.progress.announce(job)
 
 
 def _unmatched_text(texts: Texts, settlement: _Settlement) -> str:

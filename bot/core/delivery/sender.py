@@ -207,15 +207,15 @@ class Sender:
         assert job.id is not None
         assert job.content is not None, "a finished job has its content stored"
         job_id = job.id
-        user = await self._outbox.user(job.chat_user_id)
-        texts = self._outbox.texts(user)
-        messenger = self._outbox.messenger(job.platform)
-        chat = self._outbox.article_chat(job, user)
+        user = await self._outbox.recipients.user(job.chat_user_id)
+        texts = self._outbox.recipients.texts(user)
+        messenger = self._outbox.messengers[job.platform]
+        chat = self._outbox.addresses.article_chat(job, user)
         # The same content always splits the same way, so parts_sent stays valid after a restart.
         # A plan's channel gets the article alone: its readers must not order it again.
         again = () if job.owner_chat_id else again_row(texts, job.chat_user_id, job.request_id)
         blocks = article_blocks(job.content, job.title, table_note=texts.table_note)
-        parts = self._outbox.article_screens(job.platform, blocks, again)
+        parts = self._outbox.messengers.article_screens(job.platform, blocks, again)
         owner = self._leases.owner
         for index in range(job.parts_sent, len(parts)):
             await self._next_message(job_id)
@@ -227,16 +227,16 @@ class Sender:
         if not job.file_sent:
             await self._send_files(job, chat, len(parts), texts)
         # The card is for whoever ordered: in a plan's channel, its owner privately.
-        card_chat = self._outbox.progress_chat(job, user) if job.owner_chat_id else chat
+        card_chat = self._outbox.addresses.progress_chat(job, user) if job.owner_chat_id else chat
         await self._send_card(job, card_chat, len(parts), texts)
         ready = texts.article_ready.format(title=job.title)
-        await self._outbox.finish_line(job, user, ready)
+        await self._outbox.progress.finish(job, user, ready)
         known = job.progress_message_id
         job.status, job.delivered_at, job.failures = JobStatus.DELIVERED, self._clock(), 0
         stored = await self._done(job)
         if known is None and stored.progress_message_id is not None:
             # The order's announcement was recorded while the article went out.
-            await self._outbox.finish_line(stored, user, ready)
+            await self._outbox.progress.finish(stored, user, ready)
         log.info("delivered job %s (%s) in %d parts", job.id, job.request_id, len(parts))
         await self._operations.article_ended(JobStatus.DELIVERED, str(job_id))
 
@@ -245,7 +245,7 @@ class Sender:
         assert job.id is not None
         assert job.content is not None
         job_id, owner = job.id, self._leases.owner
-        messenger = self._outbox.messenger(job.platform)
+        messenger = self._outbox.messengers[job.platform]
         files = article_documents(job.title, job.content)
         captions = (texts.article_file_caption, texts.article_html_caption)
         for index in range(max(job.parts_sent - parts, 0), len(files)):
@@ -271,7 +271,7 @@ class Sender:
         size = next((size for size in self._sizes() if size.id == job.size), None)
         card = card_screen(texts, measure(job.content, job.title), size)
         await self._next_message(job_id)
-        await self._outbox.messenger(job.platform).send(chat, card)
+        await self._outbox.messengers[job.platform].send(chat, card)
         await self._fenced(
             job_id, partial(jobs.record_part, job_id=job_id, owner=owner, parts_sent=index)
         )
@@ -326,8 +326,8 @@ class Sender:
 
     async def _give_up(self, job: Job) -> None:
         """Tell the user the article cannot be posted, and where to get it instead."""
-        user: ChatUser = await self._outbox.user(job.chat_user_id)
-        text = self._outbox.texts(user).article_unsendable.format(title=job.title)
+        user: ChatUser = await self._outbox.recipients.user(job.chat_user_id)
+        text = self._outbox.recipients.texts(user).article_unsendable.format(title=job.title)
         try:
             await self._outbox.report(job, user, text)
         except MessengerError as err:

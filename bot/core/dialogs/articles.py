@@ -284,7 +284,7 @@ def send_article(turn: Turn, title: str, content: str, again: tuple[Button, ...]
     """Send a finished article in full, split to fit the chat, with its files."""
     blocks = article_blocks(content, title, table_note=turn.texts.table_note)
     platform = turn.origin.chat.platform
-    for screen in turn.services.outbox.article_screens(platform, blocks, again):
+    for screen in turn.services.outbox.messengers.article_screens(platform, blocks, again):
         turn.send(screen)
     turn.effects.extend(SendDocument(d) for d in article_documents(title, content))
 

@@ -635,4 +635,4 @@ async def confirmed(turn: Turn, action: Confirm, press: Press) -> None:
     turn.replace(press.message_id, Screen(text_screen(placed.text).blocks, buttons))
     for job in placed.jobs:
         # After the answer above is shown, so the progress line comes below it.
-        turn.afterwards(partial(turn.services.outbox.announce, job))
+        turn.afterwards(partial(turn.services.outbox.progress.announce, job))

@@ -24,29 +24,14 @@ from bot.core.plans.words import local_time
 from bot.core.states import DraftStep, RunStatus
 from bot.core.turn import CoreServices, Turn
 from storage import drafts, plans, users
-from storage.models import ChatUser, Plan, PlanRun
+from storage.models import Plan, PlanRun
 
-__all__ = ["LATE", "Planner", "owner_chat"]
+__all__ = ["LATE", "Planner"]
 
 log = logging.getLogger(__name__)
 
 # A run later than this (no replica was up) is skipped, and the user told.
 LATE = timedelta(hours=1)
-
-
-# Platforms where a user's id addresses their private chat with the bot (a Slack user id, a
-# DM; a Telegram user id, their private chat).
-_USER_IS_CHAT = frozenset({"telegram", "slack"})
-
-
-def owner_chat(plan: Plan, user: ChatUser) -> ChatAddress:
-    """Where the plan's owner is told about it, privately where the platform allows: never in
-    a channel, whose readers need not see a plan's notices."""
-    if plan.platform in _USER_IS_CHAT:
-        return ChatAddress(plan.platform, user.external_id, None, user.external_id, user.workspace)
-    return ChatAddress(
-        plan.platform, plan.chat_id, plan.thread_id, user.external_id, user.workspace
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +104,7 @@ class Planner:
             )
             await self._stop(turn, plan, run, "balance", text)
             return None
+        owner = self.services.outbox.addresses.owner_chat(plan, turn.user)
         draft = await turn.store(
             lambda s: plans.link_run_draft(
                 s,
@@ -127,7 +113,7 @@ class Planner:
                 titles=titles,
                 cost=cost,
                 plan=plan,
-                owner_chat_id=owner_chat(plan, turn.user).chat_id,
+                owner_chat_id=owner.chat_id,
             )
         )
         return draft.id if draft is not None else None
@@ -172,7 +158,7 @@ class Planner:
             text = calendar.run_title_refused.format(title=titles, reason=placed.text)
         await self._tell(turn, plan, text)
         for job in placed.jobs:
-            await self.services.outbox.announce(job)
+            await self.services.outbox.progress.announce(job)
 
     async def _ordered(self, plan: Plan, run: PlanRun) -> None:
         titles = _titles_of_run(plan)
@@ -218,7 +204,8 @@ class Planner:
         )
 
     async def _tell(self, turn: Turn, plan: Plan, text: str) -> None:
-        await self.services.outbox.tell(turn.user, owner_chat(plan, turn.user), lambda _: text)
+        owner = self.services.outbox.addresses.owner_chat(plan, turn.user)
+        await self.services.outbox.tell(turn.user, owner, lambda _: text)
 
 
 def _titles_of_run(plan: Plan) -> list[str]:

@@ -23,9 +23,7 @@ async def refusal(
 ) -> PostingRefused | None:
     """Why the bot may not post to the chat for ``owner``; None where it may, or where the
     platform cannot tell (it then fails at the send, and the article goes to the owner)."""
-    if platform not in services.outbox.platforms:
-        return None
-    messenger = services.outbox.messenger(platform)
+    messenger = services.outbox.messengers.get(platform)
     if not isinstance(messenger, PostingCheck):
         return None
     return await messenger.may_post(ChatAddress(platform, chat_id), owner)

@@ -1,0 +1,51 @@
+"""Where a job's messages go: its progress line, its article, its plan owner's notices."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.core.events import ChatAddress
+from bot.core.platforms import Platforms
+from storage.models import ChatUser, Job, Plan
+
+__all__ = ["Addresses"]
+
+
+class Addresses:
+    """The chats of a job or plan, by the rules of its platform (threads, private chats)."""
+
+    def __init__(self, platforms: Platforms) -> None:
+        self._platforms = platforms
+
+    def progress_chat(self, job: Job, user: ChatUser) -> ChatAddress:
+        """Where the job's progress message is: the chat, and thread, the order came from; for
+        an article to a plan's channel or group, its owner's private chat."""
+        if job.owner_chat_id is not None:
+            owner = job.owner_chat_id
+            return ChatAddress(job.platform, owner, None, user.external_id, user.workspace)
+        return ChatAddress(
+            job.platform, job.chat_id, job.thread_id, user.external_id, user.workspace
+        )
+
+    def article_chat(self, job: Job, user: ChatUser) -> ChatAddress:
+        """Where the article goes: where the platform threads articles, the progress message's
+        thread; a plan's channel or group gets the article alone."""
+        if job.owner_chat_id is not None:
+            return ChatAddress(
+                job.platform, job.chat_id, job.thread_id, user.external_id, user.workspace
+            )
+        chat = self.progress_chat(job, user)
+        if chat.thread_id is None and self._platforms[job.platform].threads_articles:
+            return replace(chat, thread_id=job.progress_message_id)
+        return chat
+
+    def owner_chat(self, plan: Plan, user: ChatUser) -> ChatAddress:
+        """Where the plan's owner is told about it, privately where the platform allows: never
+        in a channel, whose readers need not see a plan's notices."""
+        if self._platforms[plan.platform].user_is_chat:
+            return ChatAddress(
+                plan.platform, user.external_id, None, user.external_id, user.workspace
+            )
+        return ChatAddress(
+            plan.platform, plan.chat_id, plan.thread_id, user.external_id, user.workspace
+        )

@@ -1,0 +1,61 @@
+"""Telegram as one of the bot's chat platforms: its rules for the core, and how it starts."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+
+from bot.chat_platform import ChatHost
+from bot.config import Settings
+from bot.core.events import ChatAddress, Origin
+from bot.core.platforms import listed
+from bot.telegram.messenger import PLATFORM
+from bot.telegram.runtime import TelegramRuntime, running_telegram
+
+__all__ = ["TelegramPlatform", "TelegramRules"]
+
+
+@dataclass(frozen=True, slots=True)
+class TelegramRules:
+    """Allow lists of user ids and group or channel ids; an empty list lets everyone in."""
+
+    users: Collection[str] = ()
+    chats: Collection[str] = ()
+    name: str = PLATFORM
+    threads_articles: bool = False
+    # A user's id is also the id of their private chat with the bot.
+    user_is_chat: bool = True
+
+    def admits(self, origin: Origin) -> bool:
+        """Whether the user is listed, and (outside their private chat) the group too."""
+        in_chat = origin.private or listed(self.chats, origin.chat.chat_id)
+        return listed(self.users, origin.user.external_id) and in_chat
+
+    def admin_chat(self, setting: str) -> ChatAddress | None:
+        """A chat id (a group's is negative) names a Telegram chat."""
+        return ChatAddress(PLATFORM, setting) if setting.lstrip("-").isdigit() else None
+
+
+class TelegramPlatform:
+    """The Telegram bot, started with ``TELEGRAM_BOT_TOKEN``."""
+
+    name = PLATFORM
+    summary = "the Telegram bot"
+    service = True
+
+    def rules(self, settings: Settings) -> TelegramRules:
+        """The allow lists of ``ALLOWED_TELEGRAM_USERS`` and ``ALLOWED_TELEGRAM_CHATS``."""
+        return TelegramRules(settings.allowed_telegram_users, settings.allowed_telegram_chats)
+
+    def configured(self, settings: Settings) -> bool:
+        """Whether the bot token is set."""
+        return bool(settings.telegram_bot_token)
+
+    def require(self, settings: Settings) -> None:
+        """Fail unless the bot token is set."""
+        settings.require("telegram_bot_token")
+
+    def running(self, host: ChatHost) -> AbstractAsyncContextManager[TelegramRuntime]:
+        """The bot started for the block (long polling or a webhook)."""
+        return running_telegram(host.settings, host.conversations, host.messengers)
