@@ -37,12 +37,13 @@ class TelegramRules:
         return ChatAddress(PLATFORM, setting) if setting.lstrip("-").isdigit() else None
 
 
+@dataclass(frozen=True, slots=True)
 class TelegramPlatform:
     """The Telegram bot, started with ``TELEGRAM_BOT_TOKEN``."""
 
-    name = PLATFORM
-    summary = "the Telegram bot"
-    service = True
+    name: str = PLATFORM
+    summary: str = "the Telegram bot"
+    service: bool = True
 
     def rules(self, settings: Settings) -> TelegramRules:
         """The allow lists of ``ALLOWED_TELEGRAM_USERS`` and ``ALLOWED_TELEGRAM_CHATS``."""
