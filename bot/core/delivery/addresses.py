@@ -1,4 +1,5 @@
-"""Where a job's messages go: its progress line, its article, its plan owner's notices."""
+"""Where the core's own messages go: a job's progress line and article, an order's notices,
+a plan owner's notices."""
 
 from __future__ import annotations
 
@@ -6,13 +7,13 @@ from dataclasses import replace
 
 from bot.core.events import ChatAddress
 from bot.core.platforms import Platforms
-from storage.models import ChatUser, Job, Plan
+from storage.models import ChatUser, Draft, Job, Plan
 
 __all__ = ["Addresses"]
 
 
 class Addresses:
-    """The chats of a job or plan, by the rules of its platform (threads, private chats)."""
+    """The chats of a job, order or plan, by the rules of its platform (threads, private chats)."""
 
     def __init__(self, platforms: Platforms) -> None:
         self._platforms = platforms
@@ -38,6 +39,12 @@ class Addresses:
         if chat.thread_id is None and self._platforms[job.platform].threads_articles:
             return replace(chat, thread_id=job.progress_message_id)
         return chat
+
+    def draft_chat(self, draft: Draft, user: ChatUser) -> ChatAddress:
+        """Where an order's notices go: the chat, and thread, it was placed from."""
+        return ChatAddress(
+            user.platform, draft.chat_id, draft.thread_id, user.external_id, user.workspace
+        )
 
     def owner_chat(self, plan: Plan, user: ChatUser) -> ChatAddress:
         """Where the plan's owner is told about it, privately where the platform allows: never

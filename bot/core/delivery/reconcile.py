@@ -25,7 +25,6 @@ from bot.core.accounts import Accounts
 from bot.core.clock import Clock
 from bot.core.delivery.outbox import Outbox
 from bot.core.errors import NotLoggedIn, SessionExpired
-from bot.core.events import ChatAddress
 from bot.core.money import to_kurus
 from bot.core.operations import Operations
 from bot.core.states import DraftStep
@@ -124,7 +123,7 @@ class _Reconciliation:
                 user_id, lambda token: self.api.articles(token, page_size=NEWEST_ARTICLES)
             )
         except SessionExpired:
-            await self.outbox.session_ended(user, _chat_of(user, due[0]))
+            await self.outbox.session_ended(user, self.outbox.addresses.draft_chat(due[0], user))
             return
         except (NotLoggedIn, ArticleApiError) as err:
             # The drafts wait: the next round (or the next login) looks again.
@@ -152,7 +151,7 @@ class _Reconciliation:
             return
         done = bool(recorded or settlement.adopted)
         adopted = await self.db.run(lambda s: _adopt(s, user, draft, settlement, self.now, done))
-        chat = _chat_of(user, draft)
+        chat = self.outbox.addresses.draft_chat(draft, user)
         if adopted:
             ids = ", ".join(job.request_id for job in adopted)
             log.info("draft %s adopted upstream job(s) %s", draft.id, ids)
@@ -271,9 +270,3 @@ def _adopt(
         session, draft_id=draft.id, step=DraftStep.DONE if done else DraftStep.FAILED
     )
     return rows
-
-
-def _chat_of(user: ChatUser, draft: Draft) -> ChatAddress:
-    return ChatAddress(
-        user.platform, draft.chat_id, draft.thread_id, user.external_id, user.workspace
-    )
