@@ -81,6 +81,23 @@ async def test_a_one_time_plan_orders_at_its_time_and_not_before(rig: Rig) -> No
     assert rig.sandbox.state.create_count == 1
 
 
+async def test_a_title_the_service_refuses_at_run_time_is_skipped_and_named(rig: Rig) -> None:
+    await rig.log_in()
+    refused = "Yasaklı bir başlık örneği"
+    at = next_minute(rig, 2)
+    await write_plan(rig, f"/takvim {wall(at)}: {TITLE}; {refused}; {SECOND}")
+    # The service's content rules refuse one title once the plan is made.
+    rig.sandbox.state.faults.refused_titles.add(refused)
+    clock_of(rig).now = at
+    told = await rig.until(ALICE, refused, timeout=15)
+    assert "2 makale sipariş edildi" in (told.text or "")
+    assert rig.sandbox.state.create_count == 2, "the others are ordered"
+    assert rig.sandbox.state.balance_of("demo@example.com") == 470, "each charged once"
+    listing = await rig.says(ALICE, "/takvim", "Henüz planınız yok")
+    assert "kalan" not in (listing.text or ""), "the plan is done, not left to run again"
+    assert rig.sandbox.state.create_count == 2
+
+
 async def test_a_channel_as_target_then_lost_rights_pause_the_plan(rig: Rig) -> None:
     await rig.log_in()
     rig.telegram.bot_added(ALICE, CHANNEL, title="Acme Blog")

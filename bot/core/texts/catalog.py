@@ -81,6 +81,8 @@ class Texts:
     order_placed_estimate: str
     bulk_placed: str
     bulk_partly_placed: str
+    # Titles of an order that the service refused; the others were ordered.
+    order_titles_refused: str
     order_insufficient: str
     order_rejected: str
     order_not_charged_retry: str
