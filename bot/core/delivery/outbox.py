@@ -166,9 +166,9 @@ class Outbox:
         """Where the article goes: on threaded platforms, the progress message's thread; a plan's
         channel or group gets the article alone."""
         if job.owner_chat_id is not None:
-            return ChatAddress(
-                job.platform, job.chat_id, job.thread_id, user.external_id, user.workspace
-            )
+            # Addressed to no one: nobody is named at its head, and where the chat no longer
+            # takes it the sender gives it to the owner privately, whole.
+            return ChatAddress(job.platform, job.chat_id, job.thread_id, None, user.workspace)
         chat = self.progress_chat(job, user)
         if chat.thread_id is None and job.platform in self._threaded:
             return replace(chat, thread_id=job.progress_message_id)

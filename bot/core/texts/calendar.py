@@ -23,6 +23,8 @@ class CalendarTexts:
     # Why a plan is paused, by the reason stored with it.
     reasons: tuple[tuple[str, str], ...]
     here: str
+    # The target "this chat" named in the owner's private chat, where "this" would mislead.
+    plan_chat: str
     bad_rhythm: str
     in_the_past: str
     ask_titles: str
@@ -80,6 +82,7 @@ TURKISH_CALENDAR = CalendarTexts(
         ("login", "oturum kapalı"),
     ),
     here="bu sohbet",
+    plan_chat="planı yazdığınız sohbet",
     bad_rhythm=(
         "Planın zamanını anlayamadım. Zamanı, ardından iki nokta ve başlıkları yazın, örneğin:\n"
         "/takvim 27.11.2026 14:30: Birinci başlık; İkinci başlık\n"
@@ -112,6 +115,7 @@ TURKISH_CALENDAR = CalendarTexts(
         ("not_member", "bot artık orada değil"),
         ("no_rights", "botun orada yazma yetkisi yok"),
         ("owner_left", "siz artık orada üye değilsiniz"),
+        ("archived", "kanal arşivlenmiş"),
         ("unknown", "Telegram izin vermedi"),
     ),
     run_placed="Takvim ({time}): {placed}",
@@ -153,6 +157,7 @@ ENGLISH_CALENDAR = CalendarTexts(
         ("login", "logged out"),
     ),
     here="this chat",
+    plan_chat="the chat you wrote the plan in",
     bad_rhythm=(
         "I could not read the plan's time. Write the time, then a colon and the titles, e.g.:\n"
         "/takvim 27.11.2026 14:30: First title; Second title\n"
@@ -185,6 +190,7 @@ ENGLISH_CALENDAR = CalendarTexts(
         ("not_member", "the bot is no longer there"),
         ("no_rights", "the bot may not post there"),
         ("owner_left", "you are no longer a member there"),
+        ("archived", "the channel is archived"),
         ("unknown", "Telegram would not allow it"),
     ),
     run_placed="Calendar ({time}): {placed}",
