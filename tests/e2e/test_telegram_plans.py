@@ -98,6 +98,46 @@ async def test_a_title_the_service_refuses_at_run_time_is_skipped_and_named(rig:
     assert rig.sandbox.state.create_count == 2
 
 
+async def test_too_little_balance_at_run_time_charges_nothing_tells_once_and_pauses(
+    rig: Rig,
+) -> None:
+    await rig.log_in(email="az@example.com", password="Az123456")
+    at = next_minute(rig, 2)
+    # Two short titles cost 30 TL; the account has 20.
+    await write_plan(rig, f"/takvim {wall(at)}: {TITLE}; {SECOND}")
+    clock_of(rig).now = at
+    told = await rig.until(ALICE, "siparişi verilmedi", timeout=15)
+    assert "bakiyeniz (20,00 TL)" in (told.text or "")
+    listing = await rig.says(ALICE, "/takvim", "Planlarınız")
+    assert "Duraklatıldı (bakiye yetersiz)" in (listing.text or "")
+    await rig.says(ALICE, "/bakiye", "20,00 TL")
+    notes = [m for m in rig.bot_messages(ALICE) if "siparişi verilmedi" in (m.text or "")]
+    assert len(notes) == 1, "told once"
+    assert rig.sandbox.state.create_count == 0
+    assert rig.sandbox.state.balance_of("az@example.com") == 20
+
+
+async def test_a_run_missed_by_over_an_hour_is_skipped_and_one_less_late_orders(
+    rig: Rig,
+) -> None:
+    await rig.log_in()
+    at = next_minute(rig, 2)
+    await write_plan(rig, f"/takvim her gün {wall(at, '%H:%M')}: {TITLE}; {SECOND}")
+    # No replica was up from before the run until an hour and a minute after it.
+    clock_of(rig).now = at + timedelta(hours=1, minutes=1)
+    told = await rig.until(ALICE, "bir saatten fazla gecikti", timeout=15)
+    assert wall(at) in (told.text or "")
+    tomorrow = at + timedelta(days=1)
+    listing = await rig.says(ALICE, "/takvim", "Planlarınız")
+    assert f"sonraki: {wall(tomorrow)} · kalan: 2 başlık" in (listing.text or "")
+    assert rig.sandbox.state.create_count == 0
+    # Half an hour late is still in time: it orders the title the skipped run left.
+    clock_of(rig).now = tomorrow + timedelta(minutes=30)
+    await rig.telegram.wait_for(lambda: rig.sandbox.state.create_count == 1)
+    placed = await rig.until(ALICE, "Takvim", timeout=15)
+    assert wall(tomorrow) in (placed.text or "")
+
+
 async def test_a_channel_as_target_then_lost_rights_pause_the_plan(rig: Rig) -> None:
     await rig.log_in()
     rig.telegram.bot_added(ALICE, CHANNEL, title="Acme Blog")
