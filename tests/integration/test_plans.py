@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.core.events import Upload
 from tests.dialog_harness import Chat, Harness, harness, labels, texts
 
 pytestmark = pytest.mark.integration
@@ -150,3 +151,27 @@ async def test_a_plan_is_paused_resumed_and_deleted_with_its_buttons(tmp_path: P
         deleted = texts(await chat.press("🗑 Sil 1"))
         assert "Plan silindi." in deleted
         assert "Henüz planınız yok" in deleted
+
+
+async def test_a_plans_titles_are_checked_as_toplu_checks_them_and_may_come_in_a_file(
+    tmp_path: Path,
+) -> None:
+    async with harness(tmp_path) as h:
+        chat = h.chat()
+        await chat.login()
+        refused = texts(await chat.say(f"/takvim her gün 09:00: {FIRST}; Kısa; {SECOND}"))
+        assert "Şu satırlar 10-255 karakter olmalı: 2." in refused, "as /toplu says it"
+
+        prompt = texts(await chat.say("/takvim her pazartesi 10:00:"))
+        assert "Planın başlıklarını yazın" in prompt
+        rows = f"baslik;boyut\n{FIRST};Orta\n{SECOND};\n".encode()
+        tones = await chat.send(Upload("liste.csv", rows, len(rows)))
+        assert "Samimi" in labels(tones), texts(tones)
+        await chat.press("Samimi")
+        summary = texts(await chat.press("Kısa"))
+        assert f"{FIRST} (Orta)" in summary
+        assert "Ücret: 40,00 TL" in summary, "25 for the row's Orta, 15 for the plan's Kısa"
+        assert "Plan kaydedildi" in texts(await chat.press("Onayla"))
+        listing = texts(await chat.say("/takvim"))
+        assert "her pazartesi 10:00" in listing
+        assert "kalan: 2 başlık" in listing
