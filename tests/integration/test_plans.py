@@ -175,3 +175,31 @@ async def test_a_plans_titles_are_checked_as_toplu_checks_them_and_may_come_in_a
         listing = texts(await chat.say("/takvim"))
         assert "her pazartesi 10:00" in listing
         assert "kalan: 2 başlık" in listing
+
+
+async def test_a_runs_order_keeps_the_plans_client_in_the_list_and_the_spending(
+    tmp_path: Path,
+) -> None:
+    async with harness(tmp_path) as h:
+        chat = h.chat()
+        await chat.login()
+        await chat.say("/musteriler")
+        await chat.press("Müşteri ekle")
+        await chat.say("Acme")
+        at = minute_ahead(h)
+        await chat.say(f"/takvim {wall(at)}: {FIRST}")
+        await chat.press("Acme")
+        await chat.press("Samimi")
+        await chat.press("Kısa")
+        assert "Plan kaydedildi" in texts(await chat.press("Onayla"))
+        h.clock.now = at
+        await h.bot.planner.run_due()
+        assert h.sandbox is not None
+        assert h.sandbox.state.create_count == 1
+
+        spent = texts(await chat.say("/harcamalar"))
+        assert "Acme: 15,00 TL / 0,00 TL" in spent
+        listing = await chat.say("/makalelerim")
+        narrowed = texts(await chat.press("Yalnız Acme", listing[-1].screen))
+        assert "Acme için siparişler" in narrowed
+        assert FIRST in narrowed
