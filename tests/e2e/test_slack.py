@@ -605,6 +605,27 @@ async def test_a_plan_typed_in_a_channel_posts_only_the_article_there_at_its_tim
         await rig.slack.wait_for(lambda: dm_holding(rig, "Makaleniz hazır") is not None)
 
 
+async def test_a_paid_article_its_channel_no_longer_takes_goes_to_the_owners_dm(
+    tmp_path: Path,
+) -> None:
+    start = datetime.now(UTC).replace(second=0, microsecond=0)
+    clock = ManualClock(start, ticking=True)
+    async with slack_rig(tmp_path, clock=clock) as rig:
+        await rig.log_in()
+        at = await plan_in_channel(rig, clock)
+        clock.now = at
+        await rig.slack.wait_for(lambda: rig.sandbox.state.create_count == 1)
+        # Ordered and paid; then the channel is archived before the article is ready.
+        rig.slack.archive_channel(CHANNEL)
+        rig.sandbox.state.clock.advance(600)
+        await rig.slack.wait_for(lambda: len(rig.slack.files) == 2, timeout=60)
+        dm = rig.slack.dm_channel(ALICE)
+        assert {file.channel_id for file in rig.slack.files} == {dm}
+        assert dm_holding(rig, TITLE) is not None
+        assert rig.slack.messages(CHANNEL) == []
+        assert rig.sandbox.state.create_count == 1
+
+
 @pytest.mark.parametrize(
     ("lose", "reason"),
     [
