@@ -84,6 +84,10 @@ async def test_a_repeating_plan_lists_its_second_run_for_the_next_day(tmp_path: 
         assert h.sandbox.state.create_count == 1, "one title a run"
         listing = texts(await chat.say("/takvim"))
         assert f"sonraki: {wall(at + timedelta(days=1))} · kalan: 1 başlık" in listing
+        h.clock.now = at + timedelta(days=1, seconds=5)
+        await h.bot.planner.run_due()
+        assert h.sandbox.state.create_count == 2, "the next title at the next run"
+        assert "Henüz planınız yok" in texts(await chat.say("/takvim")), "none left: it ends"
 
 
 async def test_a_run_the_balance_cannot_pay_orders_nothing_and_pauses_the_plan(
