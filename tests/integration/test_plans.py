@@ -207,3 +207,29 @@ async def test_a_runs_order_keeps_the_plans_client_in_the_list_and_the_spending(
         narrowed = texts(await chat.press("Yalnız Acme", listing[-1].screen))
         assert "Acme için siparişler" in narrowed
         assert FIRST in narrowed
+
+
+async def test_a_plan_for_a_client_with_defaults_skips_tone_and_size_and_can_change_them(
+    tmp_path: Path,
+) -> None:
+    async with harness(tmp_path) as h:
+        chat = h.chat()
+        await chat.login()
+        await chat.say("/musteriler")
+        await chat.press("Müşteri ekle")
+        await chat.say("Acme")
+        await chat.say("/musteriler")
+        await chat.press("Varsayılanlar · Acme")
+        await chat.press("Profesyonel")
+        await chat.press("Orta")
+        await chat.say(f"/takvim her gün 09:00: {FIRST}")
+        summary = await chat.press("Acme")
+        assert "Ton: Profesyonel" in texts(summary)
+        assert "Çalışma zamanları" in texts(summary)
+        assert "Değiştir" in labels(summary)
+        await chat.press("Değiştir")
+        await chat.press("Samimi")
+        changed = texts(await chat.press("Kısa"))
+        assert "Ton: Samimi" in changed
+        assert "Ücret: 15,00 TL" in changed
+        assert "Plan kaydedildi" in texts(await chat.press("Onayla"))
