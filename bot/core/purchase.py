@@ -136,7 +136,9 @@ async def _bulk_placed(turn: Turn, draft: Draft, outcome: _Outcome) -> Placed:
     recorded = await _record_jobs(turn, draft, placed, settled=settled_now)
     total = sum((c.cost or Decimal(0) for _, c in placed), Decimal(0))
     if failure is None:
-        text = turn.texts.bulk_placed.format(count=len(placed), cost=turn.texts.money(total))
+        # A plan's channel gets the articles; its owner, told here, is told where by the plan.
+        template = turn.texts.bulk_placed_away if draft.owner_chat_id else turn.texts.bulk_placed
+        text = template.format(count=len(placed), cost=turn.texts.money(total))
     else:
         text = turn.texts.bulk_partly_placed.format(
             count=len(placed),

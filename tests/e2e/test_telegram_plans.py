@@ -150,6 +150,9 @@ async def test_a_channel_as_target_then_lost_rights_pause_the_plan(rig: Rig) -> 
 
     clock_of(rig).now = at
     await rig.telegram.wait_for(lambda: rig.sandbox.state.create_count == 1)
+    placed = await rig.until(ALICE, "Takvim", timeout=15)
+    assert "Acme Blog" in (placed.text or ""), "the owner is told where the article goes"
+    assert "buraya" not in (placed.text or "")
     rig.sandbox.state.clock.advance(600)
     await rig.telegram.wait_for(
         lambda: any(m.document for m in rig.bot_messages(CHANNEL)), timeout=15

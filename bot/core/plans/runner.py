@@ -161,6 +161,9 @@ class Planner:
         calendar = turn.texts.calendar
         when = local_time(run.run_at, ZoneInfo(plan.time_zone), calendar)
         text = calendar.run_placed.format(time=when, placed=placed.text)
+        if plan.target_chat_id:
+            target = plan.target_title or calendar.plan_chat
+            text = calendar.run_placed_to.format(time=when, target=target, placed=placed.text)
         if await self._refused(draft.id):
             # Refused by the service: skipped, and named, so the plan goes on with the next.
             titles = ", ".join(drafts.draft_titles(draft))

@@ -46,6 +46,7 @@ class CalendarTexts:
     # Why a run could not post to its channel or group, by ``PostingRefused``.
     refusals: tuple[tuple[str, str], ...]
     run_placed: str
+    run_placed_to: str
     run_low_balance: str
     run_skipped: str
     run_title_refused: str
@@ -119,6 +120,7 @@ TURKISH_CALENDAR = CalendarTexts(
         ("unknown", "Telegram izin vermedi"),
     ),
     run_placed="Takvim ({time}): {placed}",
+    run_placed_to="Takvim ({time}) → {target}: {placed}",
     run_low_balance=(
         "Planınızın {time} siparişi verilmedi: bakiyeniz ({balance}) {count} başlığın "
         "ücretini ({cost}) karşılamıyor. Hiçbir ücret alınmadı ve plan duraklatıldı; "
@@ -194,6 +196,7 @@ ENGLISH_CALENDAR = CalendarTexts(
         ("unknown", "Telegram would not allow it"),
     ),
     run_placed="Calendar ({time}): {placed}",
+    run_placed_to="Calendar ({time}) → {target}: {placed}",
     run_low_balance=(
         "Your plan's order of {time} was not placed: your balance ({balance}) does not pay "
         "for its {count} titles ({cost}). Nothing was charged and the plan is paused; "

@@ -89,6 +89,7 @@ TURKISH = Texts(
         "Hazır olunca buraya göndereceğim."
     ),
     bulk_placed="{count} makale sipariş edildi. Toplam ücret: {cost}. Hazır oldukça buraya gelecekler.",
+    bulk_placed_away="{count} makale sipariş edildi. Toplam ücret: {cost}.",
     bulk_partly_placed=(
         "{count} / {total} makale sipariş edildi ({cost}). Kalan başlıkların siparişi verilemedi: {reason}"
     ),
