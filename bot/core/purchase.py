@@ -108,21 +108,21 @@ async def _place_bulk(turn: Turn, draft: Draft) -> Placed:
     titles = [title for title, _, _ in items]
     try:
         created = await turn.upstream(lambda token: api.bulk_create(token, items))
-    except OperationMissing:
-        # The bulk path is a guess; without it, the same order goes out one article at a time.
-        return await _bulk_placed(turn, draft, await _place_one_by_one(turn, draft, items))
     except _FAILURES as err:
-        if len(items) > 1 and isinstance(err, ValidationFailed):
-            # One title refused the whole order (nothing charged): each goes alone, so only
-            # the refused are left out.
+        # The bulk path is a guess: without it, the same order goes out one article at a time.
+        # Where one title refused the whole order (nothing charged), each goes alone too, so
+        # only the refused are left out.
+        refused_one = len(items) > 1 and isinstance(err, ValidationFailed)
+        if isinstance(err, OperationMissing) or refused_one:
             return await _bulk_placed(turn, draft, await _place_one_by_one(turn, draft, items))
         return await _settle_failure(turn, draft, err)
-    outcome = _Outcome(list(zip(titles, created, strict=False)))
+    failure: _Failure | None = None
     if len(created) != len(titles):
         # The answer does not account for every title; the reconciler looks for the rest.
         failure = OutcomeUnknown(f"bulk create answered {len(created)} of {len(titles)} jobs")
-        outcome = _Outcome(outcome.placed, failure)
-    return await _bulk_placed(turn, draft, outcome)
+    return await _bulk_placed(
+        turn, draft, _Outcome(list(zip(titles, created, strict=False)), failure)
+    )
 
 
 async def _bulk_placed(turn: Turn, draft: Draft, outcome: _Outcome) -> Placed:
@@ -142,7 +142,7 @@ async def _bulk_placed(turn: Turn, draft: Draft, outcome: _Outcome) -> Placed:
     else:
         text = turn.texts.bulk_partly_placed.format(
             count=len(placed),
-            total=len(drafts.draft_items(draft)) - len(outcome.refused),
+            total=len(drafts.draft_titles(draft)) - len(outcome.refused),
             cost=turn.texts.money(total),
             reason=_reason(turn, failure),
         )
