@@ -178,6 +178,19 @@ async def test_a_channel_as_target_then_lost_rights_pause_the_plan(rig: Rig) -> 
     assert "Duraklatıldı (hedefe yazılamıyor)" in (listing.text or "")
 
 
+async def test_a_channel_its_owner_left_is_not_ordered_for(rig: Rig) -> None:
+    await rig.log_in()
+    rig.telegram.bot_added(ALICE, CHANNEL, title="Acme Blog")
+    at = next_minute(rig, 2)
+    await write_plan(rig, f"/takvim {wall(at)}: {TITLE}", target="Acme Blog")
+    rig.telegram.user_leaves(ALICE, CHANNEL)
+    clock_of(rig).now = at
+    told = await rig.until(ALICE, "Planınız duraklatıldı", timeout=15)
+    assert "siz artık orada üye değilsiniz" in (told.text or "")
+    assert rig.sandbox.state.create_count == 0
+    assert rig.bot_messages(CHANNEL) == []
+
+
 async def test_a_paid_article_its_channel_no_longer_takes_goes_to_the_owner(rig: Rig) -> None:
     await rig.log_in()
     rig.telegram.bot_added(ALICE, CHANNEL, title="Acme Blog")
