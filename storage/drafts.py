@@ -17,6 +17,7 @@ __all__ = [
     "create_draft",
     "draft_items",
     "draft_titles",
+    "drop_title",
     "get_draft",
     "new_draft_id",
     "open_draft",
@@ -128,6 +129,19 @@ def close_draft(session: Session, *, draft_id: str, step: DraftStep) -> None:
     if step not in CLOSED_STEPS:
         raise ValueError(f"{step} does not close a draft")
     session.exec(update(Draft).where(col(Draft.id) == draft_id).values(step=step))
+
+
+def drop_title(session: Session, *, draft_id: str, title: str) -> None:
+    """Leave a title the service refused out of a submitted draft, with its own choices, so
+    that reconciliation does not look for a job of it."""
+    draft = session.get(Draft, draft_id, with_for_update=True, populate_existing=True)
+    if draft is None or draft.step is not DraftStep.SUBMITTED or title not in (draft.titles or []):
+        return
+    at = list(draft.titles or []).index(title)
+    draft.titles = [t for index, t in enumerate(draft.titles or []) if index != at]
+    if draft.title_choices:
+        draft.title_choices = [c for index, c in enumerate(draft.title_choices) if index != at]
+    session.add(draft)
 
 
 def prune_drafts(session: Session, *, closed_before: datetime, idle_before: datetime) -> int:

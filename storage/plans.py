@@ -23,6 +23,7 @@ __all__ = [
     "pause_plans_of_client",
     "plan_of_draft",
     "plans_of_user",
+    "run_chat",
     "save_plan",
     "set_status",
     "set_target",
@@ -190,8 +191,8 @@ def link_run_draft(
         chat_user_id=user_id,
         kind=DraftKind.BULK,
         step=DraftStep.READY,
-        chat_id=plan.target_chat_id or plan.chat_id,
-        thread_id=None if plan.target_chat_id else plan.thread_id,
+        chat_id=run_chat(plan)[0],
+        thread_id=run_chat(plan)[1],
         titles=titles,
         title_choices=_choices_of(plan, titles),
         tone=plan.tone,
@@ -216,6 +217,14 @@ def link_run_draft(
         session.delete(draft)
         return None
     return draft
+
+
+def run_chat(plan: Plan) -> tuple[str, str | None]:
+    """Where the plan's runs deliver: the chat (and thread) it was made in, or the channel or
+    group picked for it."""
+    if plan.target_chat_id in (None, plan.chat_id):
+        return plan.chat_id, plan.thread_id
+    return plan.target_chat_id, None
 
 
 def _choices_of(plan: Plan, titles: list[str]) -> list[list[int | None]] | None:

@@ -7,6 +7,8 @@ written by ``ButtonAction.encode``.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from dataclasses import dataclass, fields
 from typing import ClassVar
@@ -21,6 +23,7 @@ __all__ = [
     "ChooseLanguage",
     "ClientArticles",
     "ClientDefaults",
+    "ClientSearch",
     "ClientSize",
     "ClientTone",
     "Confirm",
@@ -51,6 +54,8 @@ _SMALL_INT = re.compile(r"\d{1,9}")
 _LANGUAGE = re.compile(r"tr|en")
 _YES_NO = re.compile(r"[01]")
 _PLAN_OPERATION = re.compile(r"[prd]")
+# The words of a search, as URL-safe base64 of their UTF-8 without padding.
+_WORDS = re.compile(r"[A-Za-z0-9_-]{1,60}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +245,35 @@ class ClientArticles(OwnedAction):
 
 
 @dataclass(frozen=True, slots=True)
+class ClientSearch(OwnedAction):
+    """Show the owner's search results narrowed to one client; the search's words ride along."""
+
+    code: ClassVar[str] = "cq"
+    patterns = (_SMALL_INT, _SMALL_INT, _WORDS)
+    client: int
+    words: str
+
+    @classmethod
+    def of(cls, owner: int, client: int, query: str) -> ClientSearch | None:
+        """The action for ``query``; None when its words are too long for a button."""
+        words = base64.urlsafe_b64encode(query.encode()).decode().rstrip("=")
+        action = cls(owner, client, words)
+        try:
+            action.encode()
+        except ValueError:
+            return None
+        return action if _WORDS.fullmatch(words) else None
+
+    def query(self) -> str | None:
+        """The search's words; None when the data was not written by this bot."""
+        padded = self.words + "=" * (-len(self.words) % 4)
+        try:
+            return base64.urlsafe_b64decode(padded).decode()
+        except (binascii.Error, UnicodeDecodeError):
+            return None
+
+
+@dataclass(frozen=True, slots=True)
 class ClientTone(OwnedAction):
     """A client's default tone is chosen; the sizes follow."""
 
@@ -319,6 +353,7 @@ Action = (
     | ClientDefaults
     | RemoveClient
     | ClientArticles
+    | ClientSearch
     | ClientTone
     | ClientSize
     | SpendingCsv
@@ -346,6 +381,7 @@ _KINDS: dict[str, type[ButtonAction]] = {
         ClientDefaults,
         RemoveClient,
         ClientArticles,
+        ClientSearch,
         ClientTone,
         ClientSize,
         SpendingCsv,

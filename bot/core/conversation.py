@@ -22,6 +22,7 @@ from bot.core.actions import (
     ChooseLanguage,
     ClientArticles,
     ClientDefaults,
+    ClientSearch,
     ClientSize,
     ClientTone,
     Confirm,
@@ -382,6 +383,8 @@ async def _pressed_for_clients(turn: Turn, action: Action | None, press: Press) 
             await clients.remove_pressed(turn, action, press)
         case ClientArticles() as action:
             await articles.client_articles_shown(turn, action, press)
+        case ClientSearch() as action:
+            await articles.client_search_shown(turn, action, press)
         case SpendingCsv() as action:
             await spending.csv_pressed(turn, action, press)
         case _:

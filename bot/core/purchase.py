@@ -7,7 +7,8 @@ failed is settled by what its failure means:
 
 - nothing was charged (the service was not reached, or asked us to slow down): the draft
   goes back to READY and the same ``Onayla`` may be pressed again;
-- the service refused it (a 4xx it explains): the draft is closed as failed;
+- the service refused it (a 4xx it explains): the draft is closed as failed; where a title
+  refused a bulk order, each title goes alone instead, and only the refused are left out;
 - it may have been charged (no answer, or one that cannot be read): the draft stays
   submitted, and reconciliation finds its jobs in the user's list, or reports it lost.
 """
@@ -15,7 +16,7 @@ failed is settled by what its failure means:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from decimal import Decimal
 from functools import partial
@@ -31,6 +32,7 @@ from bot.api import (
     RateLimited,
     RequestRejected,
     TokenRejected,
+    ValidationFailed,
 )
 from bot.core.durations import estimate_seconds
 from bot.core.errors import NotLoggedIn
@@ -90,52 +92,91 @@ async def _place_single(turn: Turn, draft: Draft) -> Placed:
     return Placed(text, jobs=recorded)
 
 
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """How a bulk order's titles went: those placed, the failure that stopped the rest, and
+    those the service refused, each with its refusal."""
+
+    placed: list[tuple[str, CreatedJob]]
+    failure: _Failure | None = None
+    refused: list[tuple[str, RequestRejected]] = field(default_factory=list)
+
+
 async def _place_bulk(turn: Turn, draft: Draft) -> Placed:
     api = turn.services.api
     items = drafts.draft_items(draft)
     titles = [title for title, _, _ in items]
-    failure: _Failure | None = None
     try:
         created = await turn.upstream(lambda token: api.bulk_create(token, items))
-        placed = list(zip(titles, created, strict=False))
-        if len(created) != len(titles):
-            # The answer does not account for every title; the reconciler looks for the rest.
-            failure = OutcomeUnknown(f"bulk create answered {len(created)} of {len(titles)} jobs")
-    except OperationMissing:
-        # The bulk path is a guess; without it, the same order goes out one article at a time.
-        placed, failure = await _place_one_by_one(turn, items)
     except _FAILURES as err:
+        # The bulk path is a guess: without it, the same order goes out one article at a time.
+        # Where one title refused the whole order (nothing charged), each goes alone too, so
+        # only the refused are left out.
+        refused_one = len(items) > 1 and isinstance(err, ValidationFailed)
+        if isinstance(err, OperationMissing) or refused_one:
+            return await _bulk_placed(turn, draft, await _place_one_by_one(turn, draft, items))
         return await _settle_failure(turn, draft, err)
-    if not placed and failure is not None:
-        return await _settle_failure(turn, draft, failure)
+    failure: _Failure | None = None
+    if len(created) != len(titles):
+        # The answer does not account for every title; the reconciler looks for the rest.
+        failure = OutcomeUnknown(f"bulk create answered {len(created)} of {len(titles)} jobs")
+    return await _bulk_placed(
+        turn, draft, _Outcome(list(zip(titles, created, strict=False)), failure)
+    )
+
+
+async def _bulk_placed(turn: Turn, draft: Draft, outcome: _Outcome) -> Placed:
+    """Record what a bulk order placed, settle the draft, and say how it went."""
+    placed, failure = outcome.placed, outcome.failure
+    if not placed and (failure or outcome.refused):
+        settled = await _settle_failure(turn, draft, failure or outcome.refused[-1][1])
+        return replace(settled, text=_with_refused(turn, settled.text, outcome))
     # Titles whose outcome is unknown keep the draft submitted, for the reconciler to find.
-    settled = failure is None or not _ambiguous(failure)
-    recorded = await _record_jobs(turn, draft, placed, settled=settled)
+    settled_now = failure is None or not _ambiguous(failure)
+    recorded = await _record_jobs(turn, draft, placed, settled=settled_now)
     total = sum((c.cost or Decimal(0) for _, c in placed), Decimal(0))
     if failure is None:
-        text = turn.texts.bulk_placed.format(count=len(placed), cost=turn.texts.money(total))
+        # A plan's channel gets the articles; its owner, told here, is told where by the plan.
+        template = turn.texts.bulk_placed_away if draft.owner_chat_id else turn.texts.bulk_placed
+        text = template.format(count=len(placed), cost=turn.texts.money(total))
     else:
         text = turn.texts.bulk_partly_placed.format(
             count=len(placed),
-            total=len(items),
+            total=len(drafts.draft_titles(draft)) - len(outcome.refused),
             cost=turn.texts.money(total),
             reason=_reason(turn, failure),
         )
-    return Placed(text, jobs=recorded)
+    return Placed(_with_refused(turn, text, outcome), jobs=recorded)
+
+
+def _with_refused(turn: Turn, text: str, outcome: _Outcome) -> str:
+    """The text, and after it the titles the service refused, named with its reason."""
+    if not outcome.refused:
+        return text
+    titles = ", ".join(title for title, _ in outcome.refused)
+    err = outcome.refused[-1][1]
+    reason = err.reason or str(err)
+    return f"{text}\n{turn.texts.order_titles_refused.format(titles=titles, reason=reason)}"
 
 
 async def _place_one_by_one(
-    turn: Turn, items: Sequence[tuple[str, int, int]]
-) -> tuple[list[tuple[str, CreatedJob]], _Failure | None]:
+    turn: Turn, draft: Draft, items: Sequence[tuple[str, int, int]]
+) -> _Outcome:
     api = turn.services.api
-    placed: list[tuple[str, CreatedJob]] = []
+    outcome = _Outcome([])
     for title, tone, size in items:
         try:
             created = await turn.upstream(partial(api.create, title=title, tone=tone, size=size))
+        except ValidationFailed as err:
+            # Refused, so not charged: left out of the draft before the next title is ordered,
+            # so that reconciliation after a crash does not look for it.
+            await turn.store(partial(drafts.drop_title, draft_id=draft.id, title=title))
+            outcome.refused.append((title, err))
+            continue
         except _FAILURES as err:
-            return placed, err
-        placed.append((title, created))
-    return placed, None
+            return _Outcome(outcome.placed, err, outcome.refused)
+        outcome.placed.append((title, created))
+    return outcome
 
 
 async def _record_jobs(

@@ -27,7 +27,7 @@ def bulk_available(state: SandboxDep) -> None:
 @router.post("/makale-olustur")
 async def create(body: JsonObject, state: SandboxDep, account: CurrentAccount) -> dict[str, Any]:
     """Charge for one article and start writing it."""
-    (job,) = state.create_jobs(account, [parse_order(body)])
+    (job,) = state.create_jobs(account, [parse_order(body, refused=state.faults.refused_titles)])
     return {
         "success": True,
         "message": "Makale oluşturma isteği alındı",
@@ -40,7 +40,7 @@ async def create_bulk(
     body: JsonObject, state: SandboxDep, account: CurrentAccount
 ) -> dict[str, Any]:
     """Charge for several articles at once and start them all, or none."""
-    jobs = state.create_jobs(account, parse_bulk(body))
+    jobs = state.create_jobs(account, parse_bulk(body, state.faults.refused_titles))
     return {
         "success": True,
         "message": f"{len(jobs)} makale oluşturma isteği alındı",

@@ -17,6 +17,8 @@ class Faults:
         self.order_latency = 0.0
         self.wrong_password_status = 401
         self.bulk_enabled = True
+        # Titles refused with a 400 naming the field, as the service's content rules may.
+        self.refused_titles: set[str] = set()
         # Fields the own-articles list leaves out: the interface promises none of them.
         self.hidden_article_fields: set[str] = set()
         self._pending: deque[int] = deque()

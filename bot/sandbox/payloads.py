@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -61,18 +61,23 @@ def parse_refresh_token(body: Mapping[str, Any]) -> str:
     return token
 
 
-def parse_order(raw: object, index: int | None = None) -> Order:
-    """One article order; `index` names its place in a bulk request."""
+def parse_order(
+    raw: object, index: int | None = None, refused: Collection[str] = frozenset()
+) -> Order:
+    """One article order; `index` names its place in a bulk request. A title in `refused` is
+    refused as the service's content rules may refuse one, whatever its length."""
     if not isinstance(raw, dict):
         field = "body" if index is None else f"makaleler[{index}]"
         raise _invalid(field, "Makale isteği bir nesne olmalıdır.", index)
     title = _text(raw, "baslik", _TITLE_LENGTH, index)
+    if title in refused:
+        raise _invalid(_field("baslik", index), "baslik içerik kurallarına uymuyor.", index)
     tone = _choice(raw, "yazimTonu", TONES, index)
     size = _choice(raw, "makaleBoyutu", SIZES, index)
     return Order(title, tone, size)
 
 
-def parse_bulk(body: Mapping[str, Any]) -> list[Order]:
+def parse_bulk(body: Mapping[str, Any], refused: Collection[str] = frozenset()) -> list[Order]:
     """Every order of a bulk body; the first invalid one fails the whole request."""
     items = body.get("makaleler")
     low, high = _BULK_ITEMS
@@ -80,7 +85,7 @@ def parse_bulk(body: Mapping[str, Any]) -> list[Order]:
         count = len(items) if isinstance(items, list) else 0
         message = f"makaleler {low} ile {high} arasında makale içermelidir."
         raise _invalid("makaleler", message, None, minItems=low, maxItems=high, currentLength=count)
-    return [parse_order(item, index) for index, item in enumerate(items)]
+    return [parse_order(item, index, refused) for index, item in enumerate(items)]
 
 
 def parse_topic(body: Mapping[str, Any]) -> str:

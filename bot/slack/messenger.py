@@ -12,7 +12,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.events import ChatAddress
 from bot.core.pacing import Pacer, Window
-from bot.core.ports import ChatUnreachable, MessengerError
+from bot.core.ports import ChatUnreachable, MessengerError, PostingRefused
 from bot.core.screens import Document, Screen
 from bot.slack import render
 from bot.slack.ids import is_direct, message_id, split_message_id
@@ -30,6 +30,14 @@ _GONE = _NOT_HERE | {"user_not_found", "account_inactive", "cannot_dm_bot", "use
 _ALREADY_GONE = "message_not_found"
 # A token that a reinstall replaced (or revoked) while a call that carried it was on its way.
 _STALE_TOKEN = frozenset({"invalid_auth", "token_revoked"})
+# What chat.postEphemeral's refusal says of a plan's channel (no scope beyond chat:write).
+_REFUSALS = {
+    "channel_not_found": PostingRefused.NOT_MEMBER,
+    "not_in_channel": PostingRefused.NOT_MEMBER,
+    "is_archived": PostingRefused.ARCHIVED,
+    "restricted_action": PostingRefused.NO_RIGHTS,
+    "user_not_in_channel": PostingRefused.OWNER_LEFT,
+}
 T = TypeVar("T")
 # Every way a call can fail: the async client lets its transport's errors through as they are.
 _FAILURES = (SlackClientError, aiohttp.ClientError, TimeoutError)
@@ -179,6 +187,32 @@ class SlackMessenger:
                 raise _translated(err) from err
         except _FAILURES as err:
             raise _translated(err) from err
+
+    async def may_post(self, chat: ChatAddress, owner: str) -> PostingRefused | None:
+        """Whether the bot may still post to the channel and ``owner`` is in it: a line shown to
+        the owner alone there, which Slack refuses as it would a post. A passing failure
+        raises ``MessengerError``, so the run is tried again."""
+        channel = chat.chat_id
+        if is_direct(channel) or _is_user(channel):
+            return None
+        text = self._texts.plan_check
+        try:
+            await self._paced(
+                chat,
+                channel,
+                lambda client: client.chat_postEphemeral(channel=channel, user=owner, text=text),
+            )
+        except SlackApiError as err:
+            refused = _REFUSALS.get(_error_code(err))
+            if refused is None:
+                raise _translated(err) from err
+            return refused
+        except ChatUnreachable:
+            # The app was removed from the workspace.
+            return PostingRefused.NOT_MEMBER
+        except _FAILURES as err:
+            raise _translated(err) from err
+        return None
 
     async def delete(self, chat: ChatAddress, message_id: str) -> None:
         """Delete one of the bot's messages; one already gone is fine."""

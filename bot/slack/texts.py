@@ -27,6 +27,9 @@ class SlackTexts:
     loading: str
     # ``{channel}`` is a mrkdwn channel link.
     dm_note: str
+    # Shown to a plan's owner alone in its channel as a run begins: Slack refuses it where the
+    # bot may no longer post, which is how the run finds out before it orders.
+    plan_check: str
     # "Add to Slack": the install and redirect pages (HTML, every language at once), and the
     # answer in a workspace that removed the app.
     install_title: str
@@ -57,6 +60,7 @@ _TURKISH = SlackTexts(
     choose="Seçin",
     loading="Seçenekler yükleniyor…",
     dm_note="{channel} kanalına yazamadığım için buraya gönderiyorum.",
+    plan_check="Takvim: planlı sipariş şimdi veriliyor; makale bu kanala gelecek.",
     install_title="Makale Bot'u Slack'e ekleyin",
     install_link="Slack'e ekle",
     installed=(
@@ -95,6 +99,7 @@ _ENGLISH = SlackTexts(
     choose="Choose",
     loading="Loading the choices…",
     dm_note="I could not post in {channel}, so I am sending it here.",
+    plan_check="Calendar: a planned order is being placed now; the article will come here.",
     install_title="Add Makale Bot to Slack",
     install_link="Add to Slack",
     installed=(

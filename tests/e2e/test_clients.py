@@ -6,7 +6,9 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -76,6 +78,42 @@ async def test_a_client_with_defaults_its_orders_csv_and_the_quality_card(rig: R
     assert row[1:6] == ["Acme Blog", f"'{FORMULA_TITLE}", "Profesyonel", "Orta", "25,00"]
     # Delivered, or about to be stored so: the card goes out just before.
     assert row[6] in {"Hazır", "Teslim edildi"}
-    day, time = row[0].split(" ")
-    assert [len(part) for part in day.split(".")] == [2, 2, 4]
-    assert [len(part) for part in time.split(":")] == [2, 2]
+    # The order's minute, in the bot's zone (Istanbul, three hours from UTC).
+    stamp = datetime.strptime(row[0], "%d.%m.%Y %H:%M").replace(tzinfo=ZoneInfo("Europe/Istanbul"))
+    assert abs(stamp - datetime.now(UTC)) < timedelta(minutes=2)
+
+
+async def add_clients(rig: Rig, *names: str) -> None:
+    listing = await rig.says(ALICE, "/musteriler", "Müşterileriniz")
+    for name in names:
+        await rig.presses(ALICE, listing, "Müşteri ekle", "Müşterinin adını yazın")
+        listing = await rig.says(ALICE, name, f"{name} eklendi")
+
+
+async def order_for(rig: Rig, client: str, titles: str) -> None:
+    """Order the titles (``;`` between them) for the client, through /toplu's steps."""
+    question = await rig.says(ALICE, f"/toplu {titles}", "Hangi müşteri için?")
+    tones = await rig.presses(ALICE, question, client, "Yazım tonunu seçin")
+    sizes = await rig.presses(ALICE, tones, "Samimi", "Makale boyutunu seçin")
+    medium = next(label for label in labels(sizes) if label.startswith("Orta"))
+    summary = await rig.presses(ALICE, sizes, medium, "Bakiyeniz")
+    await rig.presses(ALICE, summary, "Onayla", "sipariş edildi")
+
+
+async def test_a_search_is_narrowed_to_one_client_and_keeps_its_words(rig: Rig) -> None:
+    await rig.log_in()
+    # Articles that take their real minutes: no delivery shares the chat's pace with the test.
+    rig.sandbox.state.speed = 1.0
+    await add_clients(rig, "Acme Blog", "Oto Market")
+    await order_for(rig, "Acme Blog", "Bulut bilişimin kısa tarihi; Yapay zekâ ile içerik üretimi")
+    await order_for(rig, "Oto Market", "BULUT depolama ile yedekleme")
+
+    found = await rig.says(ALICE, "/makalelerim bulut", "2 makale bulundu")
+    assert "Yalnız Acme Blog" in labels(found)
+    assert "Yalnız Oto Market" in labels(found)
+    narrowed = await rig.presses(ALICE, found, "Yalnız Acme Blog", "Acme Blog için")
+    assert "“bulut” için 1 makale bulundu" in narrowed.text
+    assert "Bulut bilişimin kısa tarihi" in narrowed.text
+    assert "depolama" not in narrowed.text, "another client's"
+    assert "Yapay zekâ" not in narrowed.text, "the search word is kept"
+    assert not any(label.startswith("Yalnız") for label in labels(narrowed))

@@ -174,6 +174,22 @@ async def test_posting_where_the_bot_cannot_is_refused(
     assert slack.messages(channel) == []
 
 
+async def test_an_archived_channel_and_a_user_who_left_are_refused_as_on_slack(
+    slack: FakeSlack, client: AsyncWebClient
+) -> None:
+    slack.user_leaves(MEMBER, "U2")
+    left = client.chat_postEphemeral(channel=MEMBER, user="U2", text="x")
+    assert (await slack_error(left)).response["error"] == "user_not_in_channel"
+    assert (await client.chat_postEphemeral(channel=MEMBER, user="U1", text="x"))["ok"]
+    slack.archive_channel(MEMBER)
+    for post in (
+        client.chat_postMessage(channel=MEMBER, text="x"),
+        client.chat_postEphemeral(channel=MEMBER, user="U1", text="x"),
+    ):
+        assert (await slack_error(post)).response["error"] == "is_archived"
+    assert slack.messages(MEMBER) == []
+
+
 @pytest.mark.parametrize(
     ("content", "error"),
     [

@@ -560,22 +560,98 @@ async def test_titles_shared_as_a_file_in_the_dm_are_summed_up_and_charged_once(
     assert rig.sandbox.state.create_count == 2
 
 
-async def test_a_plan_typed_in_a_channel_orders_there_at_its_time(tmp_path: Path) -> None:
+async def plan_in_channel(rig: SlackRig, clock: ManualClock) -> datetime:
+    """A one-time plan typed in the channel, two minutes ahead; its time."""
+    at = clock.now.replace(second=0, microsecond=0) + timedelta(minutes=2)
+    wall = at.astimezone(ZoneInfo("Europe/Istanbul")).strftime("%d.%m.%Y %H:%M")
+    tones = await rig.says("/takvim", f"{wall}: {TITLE}", "Yazım tonunu seçin")
+    sizes = await rig.presses(tones, "Samimi", "Makale boyutunu seçin")
+    summary = await rig.presses(sizes, SHORT, "Çalışma zamanları")
+    assert "Şimdi ücret alınmaz" in text_of(summary)
+    await rig.presses(summary, "Onayla", "Plan kaydedildi")
+    return at
+
+
+def dm_holding(rig: SlackRig, text: str) -> dict[str, Any] | None:
+    """The bot's newest message in Alice's DM holding ``text``."""
+    found = [m for m in rig.slack.messages(rig.slack.dm_channel(ALICE)) if text in text_of(m)]
+    return found[-1] if found else None
+
+
+async def test_a_plan_typed_in_a_channel_posts_only_the_article_there_at_its_time(
+    tmp_path: Path,
+) -> None:
     start = datetime.now(UTC).replace(second=0, microsecond=0)
     clock = ManualClock(start, ticking=True)
     async with slack_rig(tmp_path, clock=clock) as rig:
         await rig.log_in()
-        at = start + timedelta(minutes=2)
-        wall = at.astimezone(ZoneInfo("Europe/Istanbul")).strftime("%d.%m.%Y %H:%M")
-        tones = await rig.says("/takvim", f"{wall}: {TITLE}", "Yazım tonunu seçin")
-        sizes = await rig.presses(tones, "Samimi", "Makale boyutunu seçin")
-        summary = await rig.presses(sizes, SHORT, "Çalışma zamanları")
-        assert "Şimdi ücret alınmaz" in text_of(summary)
-        await rig.presses(summary, "Onayla", "Plan kaydedildi")
+        at = await plan_in_channel(rig, clock)
         assert rig.sandbox.state.create_count == 0
         clock.now = at
-        post = await channel_post(rig, CHANNEL)
-        assert rig.sandbox.state.create_count == 1
+        await rig.slack.wait_for(lambda: rig.sandbox.state.create_count == 1)
+        # The check that the bot may still post there shows the owner alone what runs.
+        await rig.until(ALICE, "Takvim")
         rig.sandbox.state.clock.advance(600)
-        parts = await delivered(rig, CHANNEL, post)
-        assert parts
+        await rig.slack.wait_for(lambda: len(rig.slack.files) == 2, timeout=60)
+        await rig.slack.wait_for(lambda: dm_holding(rig, "Kalite kartı") is not None, timeout=30)
+        posts = rig.slack.messages(CHANNEL)
+        assert posts, "the article is in the channel"
+        assert text_of(posts[0]).startswith(TITLE), "the article alone, naming no one"
+        assert all(buttons_of(post) == {} for post in posts), "no button readers could press"
+        assert not any("Hazırlanıyor" in text_of(post) for post in posts)
+        assert not any("Kalite kartı" in text_of(post) for post in posts)
+        assert {file.channel_id for file in rig.slack.files} == {CHANNEL}
+        # The progress line, in the owner's DM, ends as the article is ready.
+        await rig.slack.wait_for(lambda: dm_holding(rig, "Makaleniz hazır") is not None)
+
+
+async def test_a_paid_article_its_channel_no_longer_takes_goes_to_the_owners_dm(
+    tmp_path: Path,
+) -> None:
+    start = datetime.now(UTC).replace(second=0, microsecond=0)
+    clock = ManualClock(start, ticking=True)
+    async with slack_rig(tmp_path, clock=clock) as rig:
+        await rig.log_in()
+        at = await plan_in_channel(rig, clock)
+        clock.now = at
+        await rig.slack.wait_for(lambda: rig.sandbox.state.create_count == 1)
+        # Ordered and paid; then the channel is archived before the article is ready.
+        rig.slack.archive_channel(CHANNEL)
+        rig.sandbox.state.clock.advance(600)
+        await rig.slack.wait_for(lambda: len(rig.slack.files) == 2, timeout=60)
+        dm = rig.slack.dm_channel(ALICE)
+        assert {file.channel_id for file in rig.slack.files} == {dm}
+        assert dm_holding(rig, TITLE) is not None
+        assert rig.slack.messages(CHANNEL) == []
+        assert rig.sandbox.state.create_count == 1
+
+
+@pytest.mark.parametrize(
+    ("lose", "reason"),
+    [
+        (lambda slack: slack.archive_channel(CHANNEL), "kanal arşivlenmiş"),
+        (lambda slack: slack.add_channel(CHANNEL, member=False), "bot artık orada değil"),
+        (lambda slack: slack.user_leaves(CHANNEL, ALICE), "siz artık orada üye değilsiniz"),
+    ],
+    ids=["archived", "bot_removed", "owner_left"],
+)
+async def test_a_plan_whose_channel_no_longer_takes_posts_orders_nothing_and_pauses(
+    tmp_path: Path, lose: Any, reason: str
+) -> None:
+    start = datetime.now(UTC).replace(second=0, microsecond=0)
+    clock = ManualClock(start, ticking=True)
+    async with slack_rig(tmp_path, clock=clock) as rig:
+        await rig.log_in()
+        at = await plan_in_channel(rig, clock)
+        lose(rig.slack)
+        clock.now = at
+        await rig.slack.wait_for(lambda: dm_holding(rig, "Planınız duraklatıldı") is not None)
+        told = dm_holding(rig, "Planınız duraklatıldı")
+        assert told is not None
+        assert reason in text_of(told)
+        assert rig.sandbox.state.create_count == 0, "nothing is charged"
+        assert rig.sandbox.state.balance_of("demo@example.com") == 500
+        dm = rig.slack.dm_channel(ALICE)
+        listing = await rig.says("/takvim", "", "Planlarınız", channel=dm)
+        assert "Duraklatıldı (hedefe yazılamıyor)" in text_of(listing)
+        assert [m for m in rig.slack.messages(CHANNEL) if "Planınız" in text_of(m)] == []

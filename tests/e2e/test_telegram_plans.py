@@ -81,6 +81,63 @@ async def test_a_one_time_plan_orders_at_its_time_and_not_before(rig: Rig) -> No
     assert rig.sandbox.state.create_count == 1
 
 
+async def test_a_title_the_service_refuses_at_run_time_is_skipped_and_named(rig: Rig) -> None:
+    await rig.log_in()
+    refused = "Yasaklı bir başlık örneği"
+    at = next_minute(rig, 2)
+    await write_plan(rig, f"/takvim {wall(at)}: {TITLE}; {refused}; {SECOND}")
+    # The service's content rules refuse one title once the plan is made.
+    rig.sandbox.state.faults.refused_titles.add(refused)
+    clock_of(rig).now = at
+    told = await rig.until(ALICE, refused, timeout=15)
+    assert "2 makale sipariş edildi" in (told.text or "")
+    assert rig.sandbox.state.create_count == 2, "the others are ordered"
+    assert rig.sandbox.state.balance_of("demo@example.com") == 470, "each charged once"
+    listing = await rig.says(ALICE, "/takvim", "Henüz planınız yok")
+    assert "kalan" not in (listing.text or ""), "the plan is done, not left to run again"
+    assert rig.sandbox.state.create_count == 2
+
+
+async def test_too_little_balance_at_run_time_charges_nothing_tells_once_and_pauses(
+    rig: Rig,
+) -> None:
+    await rig.log_in(email="az@example.com", password="Az123456")
+    at = next_minute(rig, 2)
+    # Two short titles cost 30 TL; the account has 20.
+    await write_plan(rig, f"/takvim {wall(at)}: {TITLE}; {SECOND}")
+    clock_of(rig).now = at
+    told = await rig.until(ALICE, "siparişi verilmedi", timeout=15)
+    assert "bakiyeniz (20,00 TL)" in (told.text or "")
+    listing = await rig.says(ALICE, "/takvim", "Planlarınız")
+    assert "Duraklatıldı (bakiye yetersiz)" in (listing.text or "")
+    await rig.says(ALICE, "/bakiye", "20,00 TL")
+    notes = [m for m in rig.bot_messages(ALICE) if "siparişi verilmedi" in (m.text or "")]
+    assert len(notes) == 1, "told once"
+    assert rig.sandbox.state.create_count == 0
+    assert rig.sandbox.state.balance_of("az@example.com") == 20
+
+
+async def test_a_run_missed_by_over_an_hour_is_skipped_and_one_less_late_orders(
+    rig: Rig,
+) -> None:
+    await rig.log_in()
+    at = next_minute(rig, 2)
+    await write_plan(rig, f"/takvim her gün {wall(at, '%H:%M')}: {TITLE}; {SECOND}")
+    # No replica was up from before the run until an hour and a minute after it.
+    clock_of(rig).now = at + timedelta(hours=1, minutes=1)
+    told = await rig.until(ALICE, "bir saatten fazla gecikti", timeout=15)
+    assert wall(at) in (told.text or "")
+    tomorrow = at + timedelta(days=1)
+    listing = await rig.says(ALICE, "/takvim", "Planlarınız")
+    assert f"sonraki: {wall(tomorrow)} · kalan: 2 başlık" in (listing.text or "")
+    assert rig.sandbox.state.create_count == 0
+    # Half an hour late is still in time: it orders the title the skipped run left.
+    clock_of(rig).now = tomorrow + timedelta(minutes=30)
+    await rig.telegram.wait_for(lambda: rig.sandbox.state.create_count == 1)
+    placed = await rig.until(ALICE, "Takvim", timeout=15)
+    assert wall(tomorrow) in (placed.text or "")
+
+
 async def test_a_channel_as_target_then_lost_rights_pause_the_plan(rig: Rig) -> None:
     await rig.log_in()
     rig.telegram.bot_added(ALICE, CHANNEL, title="Acme Blog")
@@ -93,6 +150,9 @@ async def test_a_channel_as_target_then_lost_rights_pause_the_plan(rig: Rig) -> 
 
     clock_of(rig).now = at
     await rig.telegram.wait_for(lambda: rig.sandbox.state.create_count == 1)
+    placed = await rig.until(ALICE, "Takvim", timeout=15)
+    assert "Acme Blog" in (placed.text or ""), "the owner is told where the article goes"
+    assert "buraya" not in (placed.text or "")
     rig.sandbox.state.clock.advance(600)
     await rig.telegram.wait_for(
         lambda: any(m.document for m in rig.bot_messages(CHANNEL)), timeout=15
@@ -116,6 +176,19 @@ async def test_a_channel_as_target_then_lost_rights_pause_the_plan(rig: Rig) -> 
     assert rig.sandbox.state.create_count == 1, "the second run orders nothing"
     listing = await rig.says(ALICE, "/takvim", "Planlarınız")
     assert "Duraklatıldı (hedefe yazılamıyor)" in (listing.text or "")
+
+
+async def test_a_channel_its_owner_left_is_not_ordered_for(rig: Rig) -> None:
+    await rig.log_in()
+    rig.telegram.bot_added(ALICE, CHANNEL, title="Acme Blog")
+    at = next_minute(rig, 2)
+    await write_plan(rig, f"/takvim {wall(at)}: {TITLE}", target="Acme Blog")
+    rig.telegram.user_leaves(ALICE, CHANNEL)
+    clock_of(rig).now = at
+    told = await rig.until(ALICE, "Planınız duraklatıldı", timeout=15)
+    assert "siz artık orada üye değilsiniz" in (told.text or "")
+    assert rig.sandbox.state.create_count == 0
+    assert rig.bot_messages(CHANNEL) == []
 
 
 async def test_a_paid_article_its_channel_no_longer_takes_goes_to_the_owner(rig: Rig) -> None:

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.core.events import Upload
 from tests.dialog_harness import Chat, Harness, harness, labels, texts
 
 pytestmark = pytest.mark.integration
@@ -83,6 +84,10 @@ async def test_a_repeating_plan_lists_its_second_run_for_the_next_day(tmp_path: 
         assert h.sandbox.state.create_count == 1, "one title a run"
         listing = texts(await chat.say("/takvim"))
         assert f"sonraki: {wall(at + timedelta(days=1))} · kalan: 1 başlık" in listing
+        h.clock.now = at + timedelta(days=1, seconds=5)
+        await h.bot.planner.run_due()
+        assert h.sandbox.state.create_count == 2, "the next title at the next run"
+        assert "Henüz planınız yok" in texts(await chat.say("/takvim")), "none left: it ends"
 
 
 async def test_a_run_the_balance_cannot_pay_orders_nothing_and_pauses_the_plan(
@@ -150,3 +155,81 @@ async def test_a_plan_is_paused_resumed_and_deleted_with_its_buttons(tmp_path: P
         deleted = texts(await chat.press("🗑 Sil 1"))
         assert "Plan silindi." in deleted
         assert "Henüz planınız yok" in deleted
+
+
+async def test_a_plans_titles_are_checked_as_toplu_checks_them_and_may_come_in_a_file(
+    tmp_path: Path,
+) -> None:
+    async with harness(tmp_path) as h:
+        chat = h.chat()
+        await chat.login()
+        refused = texts(await chat.say(f"/takvim her gün 09:00: {FIRST}; Kısa; {SECOND}"))
+        assert "Şu satırlar 10-255 karakter olmalı: 2." in refused, "as /toplu says it"
+
+        prompt = texts(await chat.say("/takvim her pazartesi 10:00:"))
+        assert "Planın başlıklarını yazın" in prompt
+        rows = f"baslik;boyut\n{FIRST};Orta\n{SECOND};\n".encode()
+        tones = await chat.send(Upload("liste.csv", rows, len(rows)))
+        assert "Samimi" in labels(tones), texts(tones)
+        await chat.press("Samimi")
+        summary = texts(await chat.press("Kısa"))
+        assert f"{FIRST} (Orta)" in summary
+        assert "Ücret: 40,00 TL" in summary, "25 for the row's Orta, 15 for the plan's Kısa"
+        assert "Plan kaydedildi" in texts(await chat.press("Onayla"))
+        listing = texts(await chat.say("/takvim"))
+        assert "her pazartesi 10:00" in listing
+        assert "kalan: 2 başlık" in listing
+
+
+async def test_a_runs_order_keeps_the_plans_client_in_the_list_and_the_spending(
+    tmp_path: Path,
+) -> None:
+    async with harness(tmp_path) as h:
+        chat = h.chat()
+        await chat.login()
+        await chat.say("/musteriler")
+        await chat.press("Müşteri ekle")
+        await chat.say("Acme")
+        at = minute_ahead(h)
+        await chat.say(f"/takvim {wall(at)}: {FIRST}")
+        await chat.press("Acme")
+        await chat.press("Samimi")
+        await chat.press("Kısa")
+        assert "Plan kaydedildi" in texts(await chat.press("Onayla"))
+        h.clock.now = at
+        await h.bot.planner.run_due()
+        assert h.sandbox is not None
+        assert h.sandbox.state.create_count == 1
+
+        spent = texts(await chat.say("/harcamalar"))
+        assert "Acme: 15,00 TL / 0,00 TL" in spent
+        listing = await chat.say("/makalelerim")
+        narrowed = texts(await chat.press("Yalnız Acme", listing[-1].screen))
+        assert "Acme için siparişler" in narrowed
+        assert FIRST in narrowed
+
+
+async def test_a_plan_for_a_client_with_defaults_skips_tone_and_size_and_can_change_them(
+    tmp_path: Path,
+) -> None:
+    async with harness(tmp_path) as h:
+        chat = h.chat()
+        await chat.login()
+        await chat.say("/musteriler")
+        await chat.press("Müşteri ekle")
+        await chat.say("Acme")
+        await chat.say("/musteriler")
+        await chat.press("Varsayılanlar · Acme")
+        await chat.press("Profesyonel")
+        await chat.press("Orta")
+        await chat.say(f"/takvim her gün 09:00: {FIRST}")
+        summary = await chat.press("Acme")
+        assert "Ton: Profesyonel" in texts(summary)
+        assert "Çalışma zamanları" in texts(summary)
+        assert "Değiştir" in labels(summary)
+        await chat.press("Değiştir")
+        await chat.press("Samimi")
+        changed = texts(await chat.press("Kısa"))
+        assert "Ton: Samimi" in changed
+        assert "Ücret: 15,00 TL" in changed
+        assert "Plan kaydedildi" in texts(await chat.press("Onayla"))

@@ -236,3 +236,27 @@ def test_unsettled_drafts_are_submitted_ones_with_titles_still_without_a_job(
     assert sorted(draft.id for draft in found) == sorted([orphan.id, partly.id])
     assert drafts.draft_titles(partly) == ["Bir", "İki", "Üç"]
     assert drafts.draft_titles(orphan) == ["Tek başlık"]
+
+
+def test_a_refused_title_is_left_out_of_its_submitted_draft_with_its_choices(
+    database: Database, chat_user: ChatUser
+) -> None:
+    user_id = _user_id(chat_user)
+    draft = _submitted(database, user_id, "Bir", "İki", "Üç")
+
+    def with_choices(session: Session) -> None:
+        stored = session.get(Draft, draft.id)
+        assert stored is not None
+        stored.title_choices = [[1, None], [2, 3], [None, 4]]
+        session.add(stored)
+
+    database.run_sync(with_choices)
+    database.run_sync(lambda s: drafts.drop_title(s, draft_id=draft.id, title="İki"))
+
+    left = _get(database, draft.id)
+    assert drafts.draft_titles(left) == ["Bir", "Üç"]
+    assert left.title_choices == [[1, None], [None, 4]]
+    assert database.run_sync(drafts.unsettled_drafts)[0].id == draft.id
+    _record_job(database, user_id, left, "req-1")
+    _record_job(database, user_id, left, "req-2")
+    assert database.run_sync(drafts.unsettled_drafts) == [], "no job is looked for the refused"

@@ -11,6 +11,7 @@ from bot.core.actions import (
     Abort,
     ButtonAction,
     ChooseLanguage,
+    ClientSearch,
     Confirm,
     OpenArticle,
     PickSize,
@@ -68,3 +69,13 @@ def test_tampered_data_is_refused(data: str) -> None:
 def test_any_data_parses_to_an_action_or_none(data: str) -> None:
     parsed = parse_action(data)
     assert parsed is None or parsed.encode() == data
+
+
+def test_a_search_narrowed_to_a_client_keeps_its_words_or_is_not_offered() -> None:
+    action = ClientSearch.of(123456789, 42, "İSTANBUL çiçek")
+    assert action is not None
+    parsed = parse_action(action.encode())
+    assert isinstance(parsed, ClientSearch)
+    assert parsed.query() == "İSTANBUL çiçek"
+    assert ClientSearch.of(123456789, 42, "ğ" * 30) is None, "too long for a button"
+    assert ClientSearch(1, 2, "_").query() is None, "not base64 this bot wrote"

@@ -32,9 +32,9 @@ class Addresses:
         """Where the article goes: where the platform threads articles, the progress message's
         thread; a plan's channel or group gets the article alone."""
         if job.owner_chat_id is not None:
-            return ChatAddress(
-                job.platform, job.chat_id, job.thread_id, user.external_id, user.workspace
-            )
+            # Addressed to no one: nobody is named at its head, and where the chat no longer
+            # takes it the sender gives it to the owner privately, whole.
+            return ChatAddress(job.platform, job.chat_id, job.thread_id, None, user.workspace)
         chat = self.progress_chat(job, user)
         if chat.thread_id is None and self._platforms[job.platform].threads_articles:
             return replace(chat, thread_id=job.progress_message_id)

@@ -12,7 +12,14 @@ from datetime import UTC, datetime, timedelta
 
 from bot.api import NEWEST_ARTICLES, Article, ArticleStatus
 from bot.core import clients
-from bot.core.actions import ClientArticles, ExportArticles, OpenArticle, ShowPage, fits_in_button
+from bot.core.actions import (
+    ClientArticles,
+    ClientSearch,
+    ExportArticles,
+    OpenArticle,
+    ShowPage,
+    fits_in_button,
+)
 from bot.core.again import again_row
 from bot.core.archive import MAX_ARCHIVE_BYTES, articles_zip
 from bot.core.article import article_blocks
@@ -35,6 +42,7 @@ __all__ = [
     "article_by_id",
     "article_opened",
     "client_articles_shown",
+    "client_search_shown",
     "list_articles",
     "own_articles",
     "page_shown",
@@ -87,6 +95,16 @@ async def client_articles_shown(turn: Turn, action: ClientArticles, press: Press
     turn.replace(press.message_id, await _page(turn, action.page, client))
 
 
+async def client_search_shown(turn: Turn, action: ClientSearch, press: Press) -> None:
+    """Show a search's results narrowed to one client, in place of the pressed ones."""
+    client = await clients.client_by_id(turn, action.client)
+    query = action.query()
+    if client is None or not query or not query.strip():
+        turn.notice(turn.texts.stale_button)
+        return
+    turn.replace(press.message_id, await _found(turn, query, client))
+
+
 async def _articles(turn: Turn, client_id: int | None = None) -> list[Article]:
     return (await own_articles(turn, client_id)).articles
 
@@ -101,13 +119,14 @@ async def own_articles(turn: Turn, client_id: int | None = None) -> Listing:
         lambda s: jobs.jobs_of_user(s, user_id=turn.user_id, limit=NEWEST_ARTICLES)
     )
     known = {job.request_id: job for job in ordered}
+    partial = len(listed) >= NEWEST_ARTICLES
     if client_id is not None:
         listed = [
             a for a in listed if a.request_id in known and _for(known[a.request_id], client_id)
         ]
     complete = [_completed(article, known.get(article.request_id)) for article in listed]
     newest_first = sorted(complete, key=lambda a: a.created_at or _EPOCH, reverse=True)
-    return Listing(newest_first, partial=len(listed) >= NEWEST_ARTICLES)
+    return Listing(newest_first, partial=partial)
 
 
 def _for(job: Job, client_id: int) -> bool:
@@ -140,11 +159,7 @@ async def _page(turn: Turn, page: int, client: clients.Client | None = None) -> 
     texts = turn.texts
     articles = await _articles(turn, client.id if client is not None else None)
     narrowing = await _client_row(turn, client)
-    heading = (
-        (paragraph(bold(texts.articles_of_client.format(name=clients.shown_name(texts, client)))),)
-        if client is not None
-        else ()
-    )
+    heading = _client_heading(texts, client)
     if not articles:
         return Screen((*heading, paragraph(texts.articles_empty)), narrowing)
     pages = math.ceil(len(articles) / PAGE_SIZE)
@@ -202,10 +217,19 @@ def _listed(
     return BulletList(lines), tuple(row for row in (openers, *again) if row)
 
 
-async def _found(turn: Turn, query: str) -> Screen:
-    """The articles whose title holds the words of ``query``, with the list's buttons."""
+def _client_heading(texts: Texts, client: clients.Client | None) -> tuple[Block, ...]:
+    if client is None:
+        return ()
+    return (
+        paragraph(bold(texts.articles_of_client.format(name=clients.shown_name(texts, client)))),
+    )
+
+
+async def _found(turn: Turn, query: str, client: clients.Client | None = None) -> Screen:
+    """The articles whose title holds the words of ``query``, with the list's buttons; with
+    ``client``, only those ordered for it."""
     texts = turn.texts
-    listing = await own_articles(turn)
+    listing = await own_articles(turn, client.id if client is not None else None)
     found = matching(listing.articles, query)
     # What the user typed is echoed back, so it is cut short.
     quoted = " ".join(query.split())[:60]
@@ -214,15 +238,17 @@ async def _found(turn: Turn, query: str) -> Screen:
         if listing.partial
         else ()
     )
+    heading = _client_heading(texts, client)
     if not found:
         nothing = paragraph(bold(texts.search_nothing.format(query=quoted)))
-        return Screen((nothing, paragraph(texts.search_hint), *newest_only))
+        return Screen((*heading, nothing, paragraph(texts.search_hint), *newest_only))
     lines, rows = _listed(turn, found[:SEARCH_SHOWN], 0)
     header = paragraph(bold(texts.search_found.format(query=quoted, count=len(found))))
     more: tuple[Block, ...] = ()
     if len(found) > SEARCH_SHOWN:
         more = (paragraph(texts.search_first_shown.format(shown=SEARCH_SHOWN)),)
-    return Screen((header, lines, *more, *newest_only), rows)
+    narrowing = await _client_row(turn, client, query)
+    return Screen((*heading, header, lines, *more, *newest_only), (*rows, *narrowing))
 
 
 def _page_action(turn: Turn, client: clients.Client | None, page: int) -> str:
@@ -231,16 +257,27 @@ def _page_action(turn: Turn, client: clients.Client | None, page: int) -> str:
     return ClientArticles(turn.user_id, client.id, page).encode()
 
 
-async def _client_row(turn: Turn, client: clients.Client | None) -> tuple[tuple[Button, ...], ...]:
-    """A button per client that narrows the list to its orders; none once narrowed."""
+async def _client_row(
+    turn: Turn, client: clients.Client | None, query: str | None = None
+) -> tuple[tuple[Button, ...], ...]:
+    """A button per client that narrows the list, or the search for ``query``, to its orders;
+    none once narrowed."""
     if client is not None:
         return ()
     label = turn.texts.button_articles_of_client
-    return tuple(
-        (Button(label.format(name=c.name), ClientArticles(turn.user_id, c.id, 1).encode()),)
-        for c in await clients.live_clients(turn)
-        if c.id is not None
-    )
+    rows: list[tuple[Button, ...]] = []
+    for shown in await clients.live_clients(turn):
+        if shown.id is None:
+            continue
+        narrowed = (
+            ClientArticles(turn.user_id, shown.id, 1)
+            if query is None
+            else ClientSearch.of(turn.user_id, shown.id, query)
+        )
+        # A search too long for a button's data is not offered narrowed.
+        if narrowed is not None:
+            rows.append((Button(label.format(name=shown.name), narrowed.encode()),))
+    return tuple(rows)
 
 
 def _archive_row(turn: Turn, page: int) -> tuple[Button, ...]:

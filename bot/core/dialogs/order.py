@@ -519,8 +519,9 @@ async def _show_summary(
     await _save(turn, draft)
     blocks = await _summary_blocks(turn, draft, tone, size, sizes)
     cancel = _cancel_button(texts, draft)
+    change = _change_row(texts, draft) if tone is not None and draft.client_id else ()
     if draft.kind is DraftKind.PLAN:
-        await plan_summary.show(turn, draft, blocks, cancel, message_id=message_id)
+        await plan_summary.show(turn, draft, blocks, cancel, change, message_id=message_id)
         return
     balance = await turn.upstream(turn.services.api.balance)
     blocks.append(paragraph(bold(f"{texts.summary_balance}: "), texts.money(balance)))
@@ -538,7 +539,6 @@ async def _show_summary(
         rows = tuple((_size_button(texts, draft, s),) for s in affordable)
         turn.replace(message_id, Screen(tuple(blocks), (*rows, (cancel,))))
         return
-    change = _change_row(texts, draft) if tone is not None and draft.client_id else ()
     turn.replace(message_id, Screen(tuple(blocks), (_purchase_row(texts, draft), *change)))
 
 

@@ -51,6 +51,9 @@ async def start_plan(turn: Turn, command: Command) -> None:
         platform=chat.platform,
         chat_id=chat.chat_id,
         thread_id=chat.thread_id,
+        # A plan made in a channel or group has it as its target: checked before each run,
+        # it gets the articles alone, and the rest goes to the owner privately.
+        target_chat_id=_shared_chat(turn),
         created_at=turn.services.clock(),
     )
     await turn.store(lambda s: plans.start_plan(s, plan=plan))
@@ -60,6 +63,11 @@ async def start_plan(turn: Turn, command: Command) -> None:
     await turn.expect(Awaiting.PLAN_TITLES, context=draft.id)
     prompt = text_screen(calendar.ask_titles.format(limit=order.BULK_LIMIT))
     turn.send(Screen(prompt.blocks, multiline_input=True))
+
+
+def _shared_chat(turn: Turn) -> str | None:
+    """The chat the user is in, where it is not their private chat with the bot."""
+    return None if turn.origin.private else turn.origin.chat.chat_id
 
 
 def rhythm_and_titles(text: str) -> tuple[str, str]:
@@ -75,7 +83,7 @@ async def target_picked(turn: Turn, action: PickTarget, press: Press) -> None:
         turn.notice(turn.texts.stale_button)
         return
     assert plan.id is not None
-    plan_id, chat_id, title = plan.id, None, None
+    plan_id, chat_id, title = plan.id, _shared_chat(turn), None
     if action.target != HERE:
         target = await turn.store(lambda s: targets.get_target(s, target_id=action.target))
         if target is None or not await usable_target(turn, target):

@@ -75,13 +75,8 @@ class Planner:
     async def _turn(self, plan: Plan) -> Turn:
         user = await self.services.db.run(lambda s: users.get_user(s, user_id=plan.chat_user_id))
         assert user is not None, "a plan is deleted with its user"
-        target = ChatAddress(
-            plan.platform,
-            plan.target_chat_id or plan.chat_id,
-            None if plan.target_chat_id else plan.thread_id,
-            user.external_id,
-            user.workspace,
-        )
+        chat_id, thread_id = plans.run_chat(plan)
+        target = ChatAddress(plan.platform, chat_id, thread_id, user.external_id, user.workspace)
         key = UserKey(user.platform, user.external_id, user.workspace)
         return Turn(self.services, Origin(key, target, private=False), user)
 
@@ -123,14 +118,14 @@ class Planner:
         it; then the run stops, the plan pauses, and the owner is told why."""
         if plan.target_chat_id is None:
             return False
-        why = await refusal(
-            self.services, plan.platform, plan.target_chat_id, turn.user.external_id
-        )
+        user = turn.user
+        target = ChatAddress(plan.platform, plan.target_chat_id, workspace=user.workspace)
+        why = await refusal(self.services, target, user.external_id)
         if why is None:
             return False
         calendar = turn.texts.calendar
         text = calendar.run_target_lost.format(
-            target=plan.target_title or plan.target_chat_id, reason=calendar.refusal(why)
+            target=plan.target_title or calendar.plan_chat, reason=calendar.refusal(why)
         )
         await self._stop(turn, plan, run, "target", text)
         return True
@@ -152,6 +147,9 @@ class Planner:
         calendar = turn.texts.calendar
         when = local_time(run.run_at, ZoneInfo(plan.time_zone), calendar)
         text = calendar.run_placed.format(time=when, placed=placed.text)
+        if plan.target_chat_id:
+            target = plan.target_title or calendar.plan_chat
+            text = calendar.run_placed_to.format(time=when, target=target, placed=placed.text)
         if await self._refused(draft.id):
             # Refused by the service: skipped, and named, so the plan goes on with the next.
             titles = ", ".join(drafts.draft_titles(draft))

@@ -32,9 +32,16 @@ def zone_of(turn: Turn) -> ZoneInfo:
 
 
 async def show(
-    turn: Turn, draft: Draft, blocks: list[Block], cancel: Button, *, message_id: str | None
+    turn: Turn,
+    draft: Draft,
+    blocks: list[Block],
+    cancel: Button,
+    change: tuple[tuple[Button, ...], ...],
+    *,
+    message_id: str | None,
 ) -> None:
-    """The plan's summary after the order's (titles, tone, size, cost), with ``Onayla``."""
+    """The plan's summary after the order's (titles, tone, size, cost), with ``Onayla`` and
+    ``cancel``, and ``change`` (the client's defaults' "Değiştir") under them."""
     plan = await turn.store(lambda s: plans.plan_of_draft(s, draft_id=draft.id))
     if plan is None:
         turn.notice(turn.texts.stale_button)
@@ -61,7 +68,7 @@ async def show(
         SavePlan(draft.id).encode(),
         aliases=in_every_language(lambda t: t.button_confirm),
     )
-    turn.replace(message_id, Screen(tuple(blocks), ((save, cancel),)))
+    turn.replace(message_id, Screen(tuple(blocks), ((save, cancel), *change)))
 
 
 async def plan_saved(turn: Turn, action: SavePlan, press: Press) -> None:

@@ -18,22 +18,21 @@ __all__ = ["HERE", "offer", "refusal", "usable_target"]
 HERE = 0
 
 
-async def refusal(
-    services: CoreServices, platform: str, chat_id: str, owner: str
-) -> PostingRefused | None:
+async def refusal(services: CoreServices, chat: ChatAddress, owner: str) -> PostingRefused | None:
     """Why the bot may not post to the chat for ``owner``; None where it may, or where the
     platform cannot tell (it then fails at the send, and the article goes to the owner)."""
-    messenger = services.outbox.messengers.get(platform)
+    messenger = services.outbox.messengers.get(chat.platform)
     if not isinstance(messenger, PostingCheck):
         return None
-    return await messenger.may_post(ChatAddress(platform, chat_id), owner)
+    return await messenger.may_post(chat, owner)
 
 
 async def usable_target(turn: Turn, target: ChatTarget) -> bool:
     """Whether the target is the user's and the bot may post there now."""
     if target.chat_user_id != turn.user_id or target.chat_id == turn.origin.chat.chat_id:
         return False
-    found = await refusal(turn.services, target.platform, target.chat_id, turn.user.external_id)
+    chat = ChatAddress(target.platform, target.chat_id, workspace=turn.user.workspace)
+    found = await refusal(turn.services, chat, turn.user.external_id)
     return found is None
 
 

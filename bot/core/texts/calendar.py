@@ -23,6 +23,8 @@ class CalendarTexts:
     # Why a plan is paused, by the reason stored with it.
     reasons: tuple[tuple[str, str], ...]
     here: str
+    # The target "this chat" named in the owner's private chat, where "this" would mislead.
+    plan_chat: str
     bad_rhythm: str
     in_the_past: str
     ask_titles: str
@@ -44,6 +46,7 @@ class CalendarTexts:
     # Why a run could not post to its channel or group, by ``PostingRefused``.
     refusals: tuple[tuple[str, str], ...]
     run_placed: str
+    run_placed_to: str
     run_low_balance: str
     run_skipped: str
     run_title_refused: str
@@ -80,6 +83,7 @@ TURKISH_CALENDAR = CalendarTexts(
         ("login", "oturum kapalı"),
     ),
     here="bu sohbet",
+    plan_chat="planı yazdığınız sohbet",
     bad_rhythm=(
         "Planın zamanını anlayamadım. Zamanı, ardından iki nokta ve başlıkları yazın, örneğin:\n"
         "/takvim 27.11.2026 14:30: Birinci başlık; İkinci başlık\n"
@@ -112,9 +116,11 @@ TURKISH_CALENDAR = CalendarTexts(
         ("not_member", "bot artık orada değil"),
         ("no_rights", "botun orada yazma yetkisi yok"),
         ("owner_left", "siz artık orada üye değilsiniz"),
+        ("archived", "kanal arşivlenmiş"),
         ("unknown", "Telegram izin vermedi"),
     ),
     run_placed="Takvim ({time}): {placed}",
+    run_placed_to="Takvim ({time}) → {target}: {placed}",
     run_low_balance=(
         "Planınızın {time} siparişi verilmedi: bakiyeniz ({balance}) {count} başlığın "
         "ücretini ({cost}) karşılamıyor. Hiçbir ücret alınmadı ve plan duraklatıldı; "
@@ -153,6 +159,7 @@ ENGLISH_CALENDAR = CalendarTexts(
         ("login", "logged out"),
     ),
     here="this chat",
+    plan_chat="the chat you wrote the plan in",
     bad_rhythm=(
         "I could not read the plan's time. Write the time, then a colon and the titles, e.g.:\n"
         "/takvim 27.11.2026 14:30: First title; Second title\n"
@@ -185,9 +192,11 @@ ENGLISH_CALENDAR = CalendarTexts(
         ("not_member", "the bot is no longer there"),
         ("no_rights", "the bot may not post there"),
         ("owner_left", "you are no longer a member there"),
+        ("archived", "the channel is archived"),
         ("unknown", "Telegram would not allow it"),
     ),
     run_placed="Calendar ({time}): {placed}",
+    run_placed_to="Calendar ({time}) → {target}: {placed}",
     run_low_balance=(
         "Your plan's order of {time} was not placed: your balance ({balance}) does not pay "
         "for its {count} titles ({cost}). Nothing was charged and the plan is paused; "

@@ -80,7 +80,11 @@ class Texts:
     order_placed: str
     order_placed_estimate: str
     bulk_placed: str
+    # The same for a plan's channel or group: the articles go there, not here.
+    bulk_placed_away: str
     bulk_partly_placed: str
+    # Titles of an order that the service refused; the others were ordered.
+    order_titles_refused: str
     order_insufficient: str
     order_rejected: str
     order_not_charged_retry: str

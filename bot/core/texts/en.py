@@ -98,7 +98,9 @@ ENGLISH = Texts(
         "I will post it here when it is ready."
     ),
     bulk_placed="{count} articles ordered. Total cost: {cost}. They will arrive here as they finish.",
+    bulk_placed_away="{count} articles ordered. Total cost: {cost}.",
     bulk_partly_placed="{count} of {total} articles ordered ({cost}). The rest failed: {reason}",
+    order_titles_refused="Titles the service refused were skipped, not charged: {titles} ({reason})",
     order_insufficient="Your balance is too low: {required} needed, {current} available.",
     order_rejected="The service refused the order: {reason}",
     order_not_charged_retry=(

@@ -89,9 +89,11 @@ TURKISH = Texts(
         "Hazır olunca buraya göndereceğim."
     ),
     bulk_placed="{count} makale sipariş edildi. Toplam ücret: {cost}. Hazır oldukça buraya gelecekler.",
+    bulk_placed_away="{count} makale sipariş edildi. Toplam ücret: {cost}.",
     bulk_partly_placed=(
         "{count} / {total} makale sipariş edildi ({cost}). Kalan başlıkların siparişi verilemedi: {reason}"
     ),
+    order_titles_refused="Servisin kabul etmediği başlıklar atlandı, ücret alınmadı: {titles} ({reason})",
     order_insufficient="Bakiyeniz yetersiz: gereken {required}, mevcut {current}.",
     order_rejected="Servis siparişi kabul etmedi: {reason}",
     order_not_charged_retry=(

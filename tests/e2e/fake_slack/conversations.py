@@ -18,6 +18,8 @@ class Conversations:
         self._ids = ids
         self._team_id = team_id
         self._members: dict[str, bool] = {}  # channel id -> whether the bot is a member
+        self._archived: set[str] = set()
+        self._left: set[tuple[str, str]] = set()  # (channel id, user id) of users who left
         self._dms: dict[str, str] = {}  # user id -> id of that user's DM with the bot
         self._messages: list[dict[str, Any]] = []
         self._ephemerals: list[dict[str, Any]] = []
@@ -25,6 +27,14 @@ class Conversations:
     def add_channel(self, channel_id: str, *, member: bool) -> None:
         """Make a channel exist, with the bot in it or not."""
         self._members[channel_id] = member
+
+    def archive(self, channel_id: str) -> None:
+        """Archive a channel: every post to it is refused with ``is_archived``."""
+        self._archived.add(channel_id)
+
+    def user_leaves(self, channel_id: str, user_id: str) -> None:
+        """A user leaves a channel: an ephemeral message to them there is refused."""
+        self._left.add((channel_id, user_id))
 
     def know_channel(self, channel_id: str, user_id: str) -> None:
         """Note a channel a user acted in: a ``D`` id is their DM, else one without the bot."""
@@ -104,6 +114,8 @@ class Conversations:
         channel_id = self._target(channel, member_required=member_required)
         if not user:
             raise SlackError("user_not_found")
+        if (channel_id, user) in self._left:
+            raise SlackError("user_not_in_channel")
         ephemeral = {"type": "message", "channel": channel_id, "user": user, "ts": self._ids.ts()}
         ephemeral.update(content)
         if thread_ts:
@@ -136,6 +148,8 @@ class Conversations:
             raise SlackError("channel_not_found")
         if member_required and not member:
             raise SlackError("not_in_channel")
+        if channel in self._archived:
+            raise SlackError("is_archived")
         return channel
 
     def _append(self, channel_id: str, thread_ts: Any, content: dict[str, Any]) -> dict[str, Any]:

@@ -53,6 +53,14 @@ class FakeTeam(SignedRequests):
         """Make a channel exist, with the bot in it (it can post) or not (``not_in_channel``)."""
         self._workspace.conversations.add_channel(channel_id, member=member)
 
+    def archive_channel(self, channel_id: str) -> None:
+        """Archive a channel: posts to it are refused with ``is_archived``, as on Slack."""
+        self._workspace.conversations.archive(channel_id)
+
+    def user_leaves(self, channel_id: str, user_id: str) -> None:
+        """A user leaves a channel: an ephemeral to them there gets ``user_not_in_channel``."""
+        self._workspace.conversations.user_leaves(channel_id, user_id)
+
     def dm_channel(self, user_id: str) -> str:
         """The id of the user's DM with the bot, the one conversations.open gives."""
         return self._workspace.conversations.dm_channel(user_id)

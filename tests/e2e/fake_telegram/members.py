@@ -11,7 +11,7 @@ from tests.e2e.fake_telegram.records import JSON
 from tests.e2e.fake_telegram.replies import ApiError, bad_request
 from tests.e2e.fake_telegram.state import BotState
 
-__all__ = ["change_bot", "check_may_send", "get_chat_member"]
+__all__ = ["change_bot", "check_may_send", "get_chat_member", "user_leaves"]
 
 _GONE = frozenset({"left", "kicked"})
 # The rights of an administrator, all off unless given (Telegram lists every one).
@@ -68,6 +68,11 @@ def change_bot(
         "new_chat_member": new,
     }
     return state.queue_update("my_chat_member", change)
+
+
+def user_leaves(state: BotState, user_id: int, chat_id: int) -> None:
+    """A person leaves a channel or group the fake tracks the members of."""
+    state.members[chat_id][user_id] = {"status": "left", "user": state.user(user_id)}
 
 
 def check_may_send(state: BotState, chat_id: int) -> None:

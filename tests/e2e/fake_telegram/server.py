@@ -337,6 +337,10 @@ class FakeTelegram:
             can_post=can_post,
         )
 
+    def user_leaves(self, user_id: int, chat_id: int) -> None:
+        """The person leaves a channel or group: getChatMember names them ``left`` there."""
+        members.user_leaves(self._state, user_id, chat_id)
+
     def block(self, chat_id: int) -> None:
         """The user blocks the bot: requests for that chat get 403 from now on."""
         self._state.blocked.add(chat_id)
