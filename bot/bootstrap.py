@@ -11,7 +11,9 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import cache
 from importlib.metadata import version
+from typing import TYPE_CHECKING
 
 import httpx
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -34,9 +36,6 @@ from bot.core.scheduler import schedule_housekeeping, schedule_plans, schedule_p
 from bot.core.turn import CoreServices
 from bot.core.upstream import Upstream
 from bot.health import Connected, HealthCheck
-from bot.sandbox import RunningSandbox, running_sandbox
-from bot.slack import SlackRuntime, running_slack
-from bot.telegram import TelegramRuntime, running_telegram
 from bot.web import serving_http, web_app
 from storage import (
     Database,
@@ -46,6 +45,11 @@ from storage import (
     load_or_create_key_file,
     stats,
 )
+
+if TYPE_CHECKING:
+    from bot.sandbox import RunningSandbox
+    from bot.slack import SlackRuntime
+    from bot.telegram import TelegramRuntime
 
 __all__ = [
     "CHAT_PLATFORMS",
@@ -164,20 +168,20 @@ async def running_bot(
     http: httpx.AsyncClient | None = None,
     owner: str | None = None,
     api: Upstream | None = None,
+    db: Database | None = None,
 ) -> AsyncIterator[Bot]:
     """Open the database (migrated), the upstream client and the poller; close them after.
 
-    ``api`` replaces the HTTP client of the article service (tests hand in a fake).
+    ``api`` replaces the HTTP client of the article service (tests hand in a fake), and ``db``
+    the settings' database (its owner closes it: tests keep one open from test to test).
     """
     settings.require("article_api_url")
     clock = clock or system_clock
     # Unique per start: a restarted process must not take a dead one's leases for its own.
     owner = owner or f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
     cipher = token_cipher(settings)
-    db = Database.connect(settings.effective_database_url)
     async with AsyncExitStack() as stack:
-        stack.callback(db.dispose)
-        await asyncio.to_thread(db.migrate)
+        db = await _migrated(settings, db, stack)
         messengers: dict[str, Messenger] = {}
         operations = _operations(settings, messengers, clock)
         api = api or await _article_api(settings, stack, http, operations)
@@ -219,6 +223,15 @@ async def running_bot(
         )
 
 
+async def _migrated(settings: Settings, db: Database | None, stack: AsyncExitStack) -> Database:
+    """``db``, else the settings' database closed with ``stack``; migrated to the newest."""
+    if db is None:
+        db = Database.connect(settings.effective_database_url)
+        stack.callback(db.dispose)
+    await asyncio.to_thread(db.migrate)
+    return db
+
+
 def _operations(settings: Settings, messengers: dict[str, Messenger], clock: Clock) -> Operations:
     """What tells the operator: metrics, and alerts in the admin chat once it is registered."""
     alerts = Alerts(
@@ -227,7 +240,13 @@ def _operations(settings: Settings, messengers: dict[str, Messenger], clock: Clo
         clock=clock,
         language=settings.bot_language,
     )
-    return Operations(clock=clock, alerts=alerts, version=version(PACKAGE))
+    return Operations(clock=clock, alerts=alerts, version=_version())
+
+
+@cache
+def _version() -> str:
+    """The installed package's version; reading the metadata takes milliseconds, once."""
+    return version(PACKAGE)
 
 
 async def _article_api(
@@ -311,6 +330,10 @@ async def sandboxed(
     The sandbox keeps its world in memory, so its default database starts
     empty each run too: orders of an earlier sandbox would wait forever.
     """
+    # Imported here, as the platforms are in _start_chats: the core alone, which the
+    # dialog tests start by the hundred, needs none of their libraries.
+    from bot.sandbox import running_sandbox
+
     async with running_sandbox(speed=speed) as sandbox:
         overrides: dict[str, object] = {
             "article_api_url": sandbox.url,
@@ -349,24 +372,7 @@ async def serve_chats(
     for name in platforms:
         settings.require_chat(name)
     async with running_bot(settings, clock=clock) as bot, AsyncExitStack() as adapters:
-        runtimes: list[TelegramRuntime | SlackRuntime] = []
-        if "telegram" in platforms:
-            runtimes.append(
-                await adapters.enter_async_context(
-                    running_telegram(settings, bot.conversations, bot.messengers)
-                )
-            )
-        if "slack" in platforms:
-            runtimes.append(
-                await adapters.enter_async_context(
-                    running_slack(
-                        settings,
-                        bot.conversations,
-                        bot.messengers,
-                        SlackInstallations(bot.db, bot.cipher, bot.services.clock),
-                    )
-                )
-            )
+        runtimes = await _start_chats(settings, platforms, bot, adapters)
         routes: list[BaseRoute] = [route for runtime in runtimes for route in runtime.routes]
         if routes or settings.port_set:
             chats = {runtime.platform: runtime.connected for runtime in runtimes}
@@ -385,3 +391,29 @@ async def serve_chats(
         await bot.operations.started()
         await stop.wait()
         await bot.stop_delivery()
+
+
+async def _start_chats(
+    settings: Settings, platforms: tuple[str, ...], bot: Bot, adapters: AsyncExitStack
+) -> list[TelegramRuntime | SlackRuntime]:
+    """Start these platforms' adapters on ``bot``; ``adapters`` stops them."""
+    # Imported only here: a process without a platform (the terminal chat, the tests of the
+    # core) need not load python-telegram-bot, Bolt and aiohttp, most of a second.
+    from bot.slack import running_slack
+    from bot.telegram import running_telegram
+
+    runtimes: list[TelegramRuntime | SlackRuntime] = []
+    if "telegram" in platforms:
+        runtimes.append(
+            await adapters.enter_async_context(
+                running_telegram(settings, bot.conversations, bot.messengers)
+            )
+        )
+    if "slack" in platforms:
+        installations = SlackInstallations(bot.db, bot.cipher, bot.services.clock)
+        runtimes.append(
+            await adapters.enter_async_context(
+                running_slack(settings, bot.conversations, bot.messengers, installations)
+            )
+        )
+    return runtimes
