@@ -48,7 +48,7 @@ from storage import (
 
 if TYPE_CHECKING:
     from bot.sandbox import RunningSandbox
-    from bot.slack import SlackRuntime
+    from bot.slack.runtime import SlackRuntime
     from bot.telegram import TelegramRuntime
 
 __all__ = [
@@ -397,19 +397,20 @@ async def _start_chats(
     settings: Settings, platforms: tuple[str, ...], bot: Bot, adapters: AsyncExitStack
 ) -> list[TelegramRuntime | SlackRuntime]:
     """Start these platforms' adapters on ``bot``; ``adapters`` stops them."""
-    # Imported only here: a process without a platform (the terminal chat, the tests of the
-    # core) need not load python-telegram-bot, Bolt and aiohttp, most of a second.
-    from bot.slack import running_slack
-    from bot.telegram import running_telegram
-
+    # Each is imported only here: a process without it (the terminal chat, the tests of the
+    # core) need not load python-telegram-bot, or Bolt and aiohttp, each most of a second.
     runtimes: list[TelegramRuntime | SlackRuntime] = []
     if "telegram" in platforms:
+        from bot.telegram import running_telegram
+
         runtimes.append(
             await adapters.enter_async_context(
                 running_telegram(settings, bot.conversations, bot.messengers)
             )
         )
     if "slack" in platforms:
+        from bot.slack.runtime import running_slack
+
         installations = SlackInstallations(bot.db, bot.cipher, bot.services.clock)
         runtimes.append(
             await adapters.enter_async_context(

@@ -11,7 +11,7 @@ import pytest
 from bot.config import ConfigError, load_settings
 from bot.core.alerts import admin_chat
 from bot.core.events import ChatAddress
-from bot.slack.install import BOT_SCOPES
+from bot.slack.scopes import BOT_SCOPES
 
 MANY = {"slack_client_id": "1.2", "slack_client_secret": "s3cr3t-client", "_env_file": None}
 
