@@ -11,7 +11,9 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import cache
 from importlib.metadata import version
+from typing import TYPE_CHECKING
 
 import httpx
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -36,10 +38,9 @@ from bot.core.scheduler import schedule_housekeeping, schedule_plans, schedule_p
 from bot.core.turn import CoreServices
 from bot.core.upstream import Upstream
 from bot.health import Connected, HealthCheck
-from bot.sandbox import RunningSandbox, running_sandbox
-from bot.shell import TerminalPlatform
-from bot.slack import SlackPlatform
-from bot.telegram import TelegramPlatform
+from bot.shell.platform import TerminalPlatform
+from bot.slack.platform import SlackPlatform
+from bot.telegram.platform import TelegramPlatform
 from bot.web import serving_http, web_app
 from storage import (
     Database,
@@ -49,6 +50,9 @@ from storage import (
     load_or_create_key_file,
     stats,
 )
+
+if TYPE_CHECKING:
+    from bot.sandbox import RunningSandbox
 
 __all__ = [
     "CHAT_PLATFORMS",
@@ -173,17 +177,16 @@ async def running_bot(
     http: httpx.AsyncClient | None = None,
     owner: str | None = None,
     api: Upstream | None = None,
+    db: Database | None = None,
 ) -> AsyncIterator[Bot]:
-    """Open the database (migrated), the upstream's client (or a test's ``api``), the poller."""
+    """Open the database (migrated; a test may keep its own), the upstream client, the poller."""
     settings.require("article_api_url")
     clock = clock or system_clock
     # Unique per start: a restarted process must not take a dead one's leases for its own.
     owner = owner or f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
     cipher = token_cipher(settings)
-    db = Database.connect(settings.effective_database_url)
     async with AsyncExitStack() as stack:
-        stack.callback(db.dispose)
-        await asyncio.to_thread(db.migrate)
+        db = await _migrated(settings, db, stack)
         messengers: dict[str, Messenger] = {}
         platforms = Platforms(chat.rules(settings) for chat in CHAT_PLATFORMS)
         operations = _operations(settings, messengers, platforms, clock)
@@ -226,6 +229,15 @@ async def running_bot(
         )
 
 
+async def _migrated(settings: Settings, db: Database | None, stack: AsyncExitStack) -> Database:
+    """``db``, else the settings' database closed with ``stack``; migrated to the newest."""
+    if db is None:
+        db = Database.connect(settings.effective_database_url)
+        stack.callback(db.dispose)
+    await asyncio.to_thread(db.migrate)
+    return db
+
+
 def _operations(
     settings: Settings, messengers: dict[str, Messenger], platforms: Platforms, clock: Clock
 ) -> Operations:
@@ -236,7 +248,13 @@ def _operations(
         clock=clock,
         language=settings.bot_language,
     )
-    return Operations(clock=clock, alerts=alerts, version=version(PACKAGE))
+    return Operations(clock=clock, alerts=alerts, version=_version())
+
+
+@cache
+def _version() -> str:
+    """The installed package's version; reading the metadata takes milliseconds, once."""
+    return version(PACKAGE)
 
 
 async def _article_api(
@@ -313,6 +331,10 @@ async def sandboxed(
     The sandbox keeps its world in memory, so its default database starts
     empty each run too: orders of an earlier sandbox would wait forever.
     """
+    # Imported here, as the platforms are in _start_chats: the core alone, which the
+    # dialog tests start by the hundred, needs none of their libraries.
+    from bot.sandbox import running_sandbox
+
     async with running_sandbox(speed=speed) as sandbox:
         overrides: dict[str, object] = {
             "article_api_url": sandbox.url,

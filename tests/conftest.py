@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import secrets
@@ -9,10 +10,8 @@ import socket
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
 from hypothesis import HealthCheck, settings
-from psycopg import sql
 from sqlalchemy import make_url
 
 from storage import ChatUser, Database, TokenCipher, generate_key, users
@@ -23,6 +22,10 @@ _LOCAL_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 _TIERS = ("unit", "integration", "e2e")
 _HERE = Path(__file__).parent
 
+# What is imported by now (pytest, SQLAlchemy, hypothesis) lives as long as the process:
+# the garbage collector need not walk it again while the test modules are imported.
+gc.freeze()
+
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     """With ``-m`` naming one tier alone, leave the other tiers' folders unread: importing
@@ -31,6 +34,13 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     if wanted in _TIERS and collection_path.parent == _HERE and collection_path.name in _TIERS:
         return collection_path.name != wanted
     return None
+
+
+def pytest_collection_finish() -> None:
+    """Leave what collection imported out of the garbage collector's rounds."""
+    # As above, for the test modules and what they import: thousands of modules' functions
+    # and classes that every full collection walked again, a second of the unit tier.
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -76,6 +86,9 @@ def postgres_server_url() -> str:
     configured = os.environ.get("TEST_DATABASE_URL")
     if configured:
         return configured
+    # Imported by the fixtures that use it: the unit tier, which never does, is spared it.
+    import psycopg
+
     try:
         socket.create_connection(("127.0.0.1", 5432), timeout=1).close()
         psycopg.connect(_LOCAL_POSTGRES, connect_timeout=2).close()
@@ -98,6 +111,9 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'bot.db'}"
         return
+    import psycopg
+    from psycopg import sql
+
     server_url = request.getfixturevalue("postgres_server_url")
     name = f"test_{secrets.token_hex(6)}"
     schema = sql.Identifier(name)

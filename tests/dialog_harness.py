@@ -5,17 +5,22 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.bootstrap import Bot, running_bot
-from bot.config import load_settings
+from bot.config import Settings, load_settings
 from bot.core.events import ChatAddress, Command, Event, Origin, Press, Text, UserKey
 from bot.core.screens import Button, Edit, Effect, Notice, Screen, Send
-from bot.sandbox import RunningSandbox, running_sandbox
 from storage import generate_key
 from tests.fake_upstream import FakeUpstream
 from tests.fakes import ManualClock, RecordingMessenger
-from tests.schema import migrated_sqlite, scratch_folder
+from tests.schema import fresh_database, migrated_sqlite
+
+if TYPE_CHECKING:
+    # Imported by harness() alone: the unit tier's scripted() bot serves no sandbox.
+    from bot.sandbox import RunningSandbox
 
 PLATFORM = "test"
 
@@ -117,6 +122,8 @@ class Harness:
 @asynccontextmanager
 async def harness(tmp_path: Path, **settings: object) -> AsyncIterator[Harness]:
     """The sandbox on loopback and a bot on a fresh SQLite file, without the background poller."""
+    from bot.sandbox import running_sandbox
+
     async with running_sandbox(speed=60.0) as sandbox:
         config = load_settings(
             _env_file=None,
@@ -134,19 +141,26 @@ async def harness(tmp_path: Path, **settings: object) -> AsyncIterator[Harness]:
             yield Harness(bot, sandbox, messenger, clock)
 
 
+@cache
+def _scripted_settings() -> Settings:
+    """The settings of every scripted bot; validating them takes milliseconds a time."""
+    return load_settings(
+        _env_file=None,
+        # Never dialled: the fake stands in for the client.
+        article_api_url="http://127.0.0.1:9",
+        token_encryption_key=generate_key(),
+    )
+
+
 @asynccontextmanager
 async def scripted(upstream: FakeUpstream) -> AsyncIterator[Harness]:
     """A bot on a copy of the migrated schema and a scripted upstream: no sandbox, no socket."""
-    with scratch_folder("makale-dialog-") as folder:
-        config = load_settings(
-            _env_file=None,
-            # Never dialled: the fake stands in for the client.
-            article_api_url="http://127.0.0.1:9",
-            database_url=migrated_sqlite(Path(folder) / "bot.db"),
-            token_encryption_key=generate_key(),
-        )
+    database = fresh_database()
+    try:
         clock = ManualClock()
-        async with running_bot(config, clock=clock, api=upstream) as bot:
+        async with running_bot(_scripted_settings(), clock=clock, api=upstream, db=database) as bot:
             messenger = RecordingMessenger()
             bot.messengers[PLATFORM] = messenger
             yield Harness(bot, None, messenger, clock)
+    finally:
+        database.dispose()

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import httpx
 
@@ -26,9 +26,13 @@ from bot.core.events import ChatAddress
 from bot.core.ports import Messenger, MessengerError
 from bot.core.screens import Document, Screen
 from bot.core.upstream import Upstream
-from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox, running_sandbox
-from bot.sandbox.jobs import Job as SandboxJob
 from storage import ChatUser, Database, Job, generate_key, jobs, users
+
+if TYPE_CHECKING:
+    # The sandbox (FastAPI, its models) is imported where a rig serves it, not by the unit
+    # tests that only want this module's clock and messenger.
+    from bot.sandbox import RunningSandbox
+    from bot.sandbox.jobs import Job as SandboxJob
 
 __all__ = [
     "CHAT_ID",
@@ -252,6 +256,8 @@ class DeliveryRig:
 
     async def login(self) -> None:
         """Log the rig's user in to the sandbox's demo account."""
+        from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD
+
         await self.accounts.login(self.user_id, DEMO_EMAIL, DEMO_PASSWORD)
 
     async def order(
@@ -293,6 +299,8 @@ class DeliveryRig:
         return content
 
     def _upstream_job(self, request_id: str) -> SandboxJob:
+        from bot.sandbox import DEMO_EMAIL
+
         state = self.sandbox.state
         account = state.account(DEMO_EMAIL)
         assert account is not None
@@ -337,6 +345,8 @@ async def delivery_rig(
     db: Database, *, speed: float = 1.0, failure_rate: float = 0.0
 ) -> AsyncIterator[DeliveryRig]:
     """A sandbox, a real client and accounts on ``db``, and a Telegram user logged in."""
+    from bot.sandbox import running_sandbox
+
     async with (
         running_sandbox(speed=speed, failure_rate=failure_rate) as sandbox,
         httpx.AsyncClient(timeout=5.0) as http,

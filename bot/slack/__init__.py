@@ -1,15 +1,10 @@
-"""The Slack app: commands, presses, modals and DMs in; the core's screens out as Block Kit."""
+"""The Slack app: commands, presses, modals and DMs in; the core's screens out as Block Kit.
+
+``bot.slack.runtime`` starts it. It is not imported here: Bolt and aiohttp take a fair part
+of a second to load, which neither a process without Slack nor the unit tier, reading the
+app's pure parts (its Block Kit, its scopes), has to pay.
+"""
 
 from bot.slack.ids import PLATFORM
-from bot.slack.messenger import SlackMessenger
-from bot.slack.platform import SlackPlatform, SlackRules
-from bot.slack.runtime import SlackRuntime, running_slack
 
-__all__ = [
-    "PLATFORM",
-    "SlackMessenger",
-    "SlackPlatform",
-    "SlackRules",
-    "SlackRuntime",
-    "running_slack",
-]
+__all__ = ["PLATFORM"]

@@ -34,16 +34,15 @@ from bot.slack.installations import (
     DbStateStore,
     Installations,
 )
+from bot.slack.scopes import BOT_SCOPES
 from bot.slack.texts import LANGUAGES
 
-__all__ = ["BOT_SCOPES", "INSTALL_PATH", "REDIRECT_PATH", "InstallFlow", "ManyWorkspaces"]
+__all__ = ["INSTALL_PATH", "REDIRECT_PATH", "InstallFlow", "ManyWorkspaces"]
 
 log = logging.getLogger(__name__)
 
 INSTALL_PATH = "/slack/install"
 REDIRECT_PATH = "/slack/oauth_redirect"
-# The bot scopes of slack/manifest.yml (a test keeps the two the same).
-BOT_SCOPES = ("commands", "chat:write", "im:write", "im:history", "files:write", "files:read")
 _REFUSED = 403
 _HTML = "text/html; charset=utf-8"
 

@@ -5,16 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot.chat_platform import ChatHost
 from bot.config import Settings
 from bot.core.events import ChatAddress, Origin
 from bot.core.platforms import listed
 from bot.slack.ids import PLATFORM
-from bot.slack.installations import Installations
-from bot.slack.runtime import SlackRuntime, required, running_slack
 
-__all__ = ["ADMIN_PREFIX", "SlackPlatform", "SlackRules"]
+if TYPE_CHECKING:
+    from bot.slack.installations import Installations
+    from bot.slack.runtime import SlackRuntime
+
+__all__ = ["ADMIN_PREFIX", "SlackPlatform", "SlackRules", "required"]
 
 # ADMIN_CHAT names a Slack channel with this prefix: slack:C…, or slack:T…/C… with its workspace.
 ADMIN_PREFIX = "slack:"
@@ -72,6 +75,18 @@ class SlackPlatform:
 
     def running(self, host: ChatHost) -> AbstractAsyncContextManager[SlackRuntime]:
         """The app started for the block (Socket Mode, or HTTP on the shared app)."""
+        # Imported here: a process that runs no Slack app need not load Bolt and aiohttp.
+        from bot.slack.runtime import running_slack
+
         return running_slack(
             host.settings, host.conversations, host.messengers, self.installations(host)
         )
+
+
+def required(settings: Settings) -> None:
+    """Fail naming what Slack still needs to start, in the mode the settings choose."""
+    if settings.slack_multi_workspace:
+        # Slack signs every HTTP request; the secret checks it, the client exchanges codes.
+        settings.require("slack_client_id", "slack_client_secret", "slack_signing_secret")
+    else:
+        settings.require("slack_bot_token")

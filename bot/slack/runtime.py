@@ -23,8 +23,9 @@ from bot.slack.ids import PLATFORM
 from bot.slack.install import INSTALL_PATH, REDIRECT_PATH, ManyWorkspaces
 from bot.slack.installations import Installations
 from bot.slack.intake import guarded
+from bot.slack.platform import required
 
-__all__ = ["EVENTS_PATH", "SlackRuntime", "events_route", "required", "running_slack"]
+__all__ = ["EVENTS_PATH", "SlackRuntime", "events_route", "running_slack"]
 
 EVENTS_PATH = "/slack/events"
 log = logging.getLogger(__name__)
@@ -79,15 +80,6 @@ def _routes(app: AsyncApp, signing_secret: str) -> list[Route]:
         routes += [Route(INSTALL_PATH, receive, methods=["GET"])]
         routes += [Route(REDIRECT_PATH, receive, methods=["GET"])]
     return routes
-
-
-def required(settings: Settings) -> None:
-    """Fail naming what Slack still needs to start, in the mode the settings choose."""
-    if settings.slack_multi_workspace:
-        # Slack signs every HTTP request; the secret checks it, the client exchanges codes.
-        settings.require("slack_client_id", "slack_client_secret", "slack_signing_secret")
-    else:
-        settings.require("slack_bot_token")
 
 
 def _many(settings: Settings, installations: Installations | None) -> ManyWorkspaces | None:

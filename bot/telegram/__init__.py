@@ -1,14 +1,9 @@
-"""The Telegram bot: updates in, the core's screens out as HTML and inline keyboards."""
+"""The Telegram bot: updates in, the core's screens out as HTML and inline keyboards.
 
-from bot.telegram.messenger import PLATFORM, TelegramMessenger
-from bot.telegram.platform import TelegramPlatform, TelegramRules
-from bot.telegram.runtime import TelegramRuntime, running_telegram
+``bot.telegram.runtime`` starts it. It is not imported here: python-telegram-bot takes a fair
+part of a second to load, which a process without Telegram, and the core's tests, need not pay.
+"""
 
-__all__ = [
-    "PLATFORM",
-    "TelegramMessenger",
-    "TelegramPlatform",
-    "TelegramRules",
-    "TelegramRuntime",
-    "running_telegram",
-]
+from bot.telegram.platform import PLATFORM
+
+__all__ = ["PLATFORM"]

@@ -9,7 +9,7 @@ from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
 from bot import metrics
-from bot.telegram.messenger import PLATFORM
+from bot.telegram.platform import PLATFORM
 
 __all__ = ["CountingRateLimiter"]
 

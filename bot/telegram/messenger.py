@@ -21,9 +21,8 @@ from bot.core.ports import ChatUnreachable, MessengerError, PostingRefused
 from bot.core.screens import Document, Screen
 from bot.telegram.render import MESSAGE_LIMIT, keyboard, to_html, visible_length
 
-__all__ = ["DEFAULTS", "PLATFORM", "TelegramMessenger"]
+__all__ = ["DEFAULTS", "TelegramMessenger"]
 
-PLATFORM = "telegram"
 # Every message is rendered as HTML, and links in articles stay plain links.
 DEFAULTS = Defaults(
     parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True)

@@ -5,15 +5,19 @@ from __future__ import annotations
 from collections.abc import Collection
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot.chat_platform import ChatHost
 from bot.config import Settings
 from bot.core.events import ChatAddress, Origin
 from bot.core.platforms import listed
-from bot.telegram.messenger import PLATFORM
-from bot.telegram.runtime import TelegramRuntime, running_telegram
 
-__all__ = ["TelegramPlatform", "TelegramRules"]
+if TYPE_CHECKING:
+    from bot.telegram.runtime import TelegramRuntime
+
+__all__ = ["PLATFORM", "TelegramPlatform", "TelegramRules"]
+
+PLATFORM = "telegram"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,4 +63,7 @@ class TelegramPlatform:
 
     def running(self, host: ChatHost) -> AbstractAsyncContextManager[TelegramRuntime]:
         """The bot started for the block (long polling or a webhook)."""
+        # Imported here: a process that runs no Telegram bot need not load python-telegram-bot.
+        from bot.telegram.runtime import running_telegram
+
         return running_telegram(host.settings, host.conversations, host.messengers)

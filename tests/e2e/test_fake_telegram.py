@@ -30,9 +30,9 @@ from telegram.error import (
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from tests.e2e.fake_telegram import DEFAULT_TOKEN, FakeTelegram, Limits
-from tests.e2e.fake_telegram.limits import Throttle
 from tests.e2e.fake_telegram.markup import EntityParseError, parse_html
 from tests.fakes import wait_until
+from tests.telegram_limits import Throttle
 
 USER = 5001
 OTHER_USER = 5002

@@ -11,8 +11,8 @@ from bot.core.events import ChatAddress, Origin, UserKey
 from bot.core.operations import Operations
 from bot.core.platforms import Platforms
 from bot.core.screens import Send
-from bot.slack import SlackRules
-from bot.telegram import TelegramRules
+from bot.slack.platform import SlackRules
+from bot.telegram.platform import TelegramRules
 from tests.fakes import ManualClock, RecordingMessenger
 
 ADMIN = ChatAddress("telegram", "-100500")

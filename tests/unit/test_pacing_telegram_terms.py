@@ -11,7 +11,7 @@ import pytest
 
 from bot.core.pacing import RESERVE, SLOWED_FOR, Pacer
 from bot.telegram.pacing import BOT_LIMITS, PRIVATE_LIMITS
-from tests.e2e.fake_telegram.limits import TELEGRAM_LIMITS, Throttle
+from tests.telegram_limits import TELEGRAM_LIMITS, Throttle
 
 # The most a send is delayed on its way to Telegram, beyond the others.
 JITTER = 0.1

@@ -8,9 +8,9 @@ answers 429 beyond the flood limits (``Limits``; ``limits=None`` lifts them), an
 keeps each message call it accepted.
 """
 
-from tests.e2e.fake_telegram.limits import Limits, Sent
 from tests.e2e.fake_telegram.records import Call, StoredFile, StoredMessage, UploadedFile
 from tests.e2e.fake_telegram.server import DEFAULT_TOKEN, FakeTelegram
+from tests.telegram_limits import Limits, Sent
 
 __all__ = [
     "DEFAULT_TOKEN",

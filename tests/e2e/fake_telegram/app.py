@@ -15,12 +15,12 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from tests.e2e.fake_telegram.forms import read_request
-from tests.e2e.fake_telegram.limits import COUNTED_METHODS
 from tests.e2e.fake_telegram.methods import METHODS
 from tests.e2e.fake_telegram.params import Params
 from tests.e2e.fake_telegram.records import JSON, Call, StoredFile
 from tests.e2e.fake_telegram.replies import ApiError, Described
 from tests.e2e.fake_telegram.state import BotState
+from tests.telegram_limits import COUNTED_METHODS
 
 __all__ = ["build_app"]
 

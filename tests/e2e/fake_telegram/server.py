@@ -15,11 +15,11 @@ import uvicorn
 
 from tests.e2e.fake_telegram import inline, members, people
 from tests.e2e.fake_telegram.app import build_app
-from tests.e2e.fake_telegram.limits import TELEGRAM_LIMITS, Limits, Sent
 from tests.e2e.fake_telegram.profile import commands_key
 from tests.e2e.fake_telegram.records import JSON, Call, StoredMessage, UploadedFile
 from tests.e2e.fake_telegram.replies import ApiError
 from tests.e2e.fake_telegram.state import BotState
+from tests.telegram_limits import TELEGRAM_LIMITS, Limits, Sent
 
 __all__ = ["DEFAULT_TOKEN", "FakeTelegram"]
 

@@ -12,10 +12,10 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from tests.e2e.fake_telegram.changes import Changes
-from tests.e2e.fake_telegram.limits import Limits, Throttle
 from tests.e2e.fake_telegram.objects import chat_json, message_json, user_json
 from tests.e2e.fake_telegram.records import JSON, Call, StoredFile, StoredMessage, UploadedFile
 from tests.e2e.fake_telegram.replies import ApiError, bad_request
+from tests.telegram_limits import Limits, Throttle
 
 __all__ = ["BotState"]
 

@@ -7,6 +7,9 @@ answered 429 with the whole seconds until it would pass, and consumes nothing.
 Calls reach Telegram over a network: with ``jitter``, each is judged up to that many seconds
 (at random) after it arrived, so two calls sent a few milliseconds apart may be judged in
 either order, and a gap kept to the edge of a limit may shrink on the way.
+
+The fake Bot API (``tests/e2e/fake_telegram``) enforces them, and the unit tier holds the
+bot's pacer to them; it lives outside the fake so that the unit tier imports no server.
 """
 
 from __future__ import annotations

@@ -1,0 +1,26 @@
+"""What the core and the Slack app's pure parts import: no chat platform's library, no sandbox.
+
+The unit tier starts the core (``running_bot``) for every dialog test and reads the Slack
+app's Block Kit and scopes, in seconds; a module among them that imported python-telegram-bot,
+Bolt or FastAPI would cost each run a fair part of a second. It runs here, in a fresh
+interpreter: the unit tier's own process has python-telegram-bot, for its pacing tests.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parents[2]
+HEAVY = ("telegram", "slack_bolt", "slack_sdk", "aiohttp", "fastapi", "bot.sandbox")
+
+
+def test_the_core_and_the_dialog_harness_import_no_platform_nor_the_sandbox() -> None:
+    modules = "bot.bootstrap, bot.slack.render, bot.slack.scopes, tests.dialog_harness"
+    code = f"import sys, {modules}; print(*sorted(sys.modules))"
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.split()
+    assert "bot.bootstrap" in loaded
+    assert [name for name in HEAVY if name in loaded] == []
