@@ -157,6 +157,11 @@ class Draft(SQLModel, table=True):
     tone: int | None = None
     size: int | None = None
     cost: Decimal | None = Field(default=None, sa_column=Column(Numeric(12, 2), nullable=True))
+    # The balance the summary showed: after the order, what the warning of a low balance
+    # starts from, so it asks the service only when that is near the next article's cost.
+    balance_seen: Decimal | None = Field(
+        default=None, sa_column=Column(Numeric(12, 2), nullable=True)
+    )
     # The client the order is for; None for an order without one.
     client_id: int | None = Field(default=None, foreign_key="client.id", ondelete="SET NULL")
     # Whether the client question is answered (a user without clients is never asked it).
