@@ -80,7 +80,7 @@ class Delivery:
             operations=self._operations,
             poll_interval=poll_interval,
             job_timeout=job_timeout,
-            finished=lambda: self._sender.wake(),
+            hand_over=lambda job, user: self._sender.take(job, user),
         )
         self._sender = Sender(
             db=db,

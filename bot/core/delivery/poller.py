@@ -1,7 +1,10 @@
 """The poller: asks the upstream about pending jobs, once per user, and moves them on.
 
-A finished job's content is stored with its new state in one write; the sender posts it.
-A failed or expired job is reported here, since its report is all there is to send.
+A finished job's content is stored with its new state in one write, its lease kept, and the
+job is handed to the sender with its user: one claim and one load per delivery. The row is
+the hand-off all the same: if the process dies before the sender is done, the lease runs
+out and whoever delivers next claims the finished row. A failed or expired job is reported
+here, since its report is all there is to send.
 """
 
 from __future__ import annotations
@@ -56,10 +59,11 @@ class Poller:
         operations: Operations,
         poll_interval: timedelta,
         job_timeout: timedelta,
-        finished: Callable[[], None] = lambda: None,
+        hand_over: Callable[[Job, ChatUser], bool] = lambda job, user: False,
     ) -> None:
         self._db = db
-        self._finished = finished
+        # Takes a finished job, its lease and its user to send; False when it has no room.
+        self._hand_over = hand_over
         self._api = api
         self._accounts = accounts
         self._outbox = outbox
@@ -197,16 +201,7 @@ class Poller:
             and now - job.last_seen_at >= MISSING_GRACE
         )
         if article is not None and article.finished:
-            job.status, job.content, job.progress = JobStatus.FINISHED, article.content, 100
-            # Due at once, its lease handed back in the same write: the sender, woken now,
-            # takes it from here without waiting for the round to end.
-            job.finished_at, job.failures, job.next_poll_at = now, 0, now
-            job.lease_owner = job.lease_until = None
-            await self._store(job)
-            self._leases.drop(_id(job))
-            self._handed.add(_id(job))
-            log.info("job %s (%s) finished", job.id, job.request_id)
-            self._finished()
+            await self._finish(user, job, article, now)
         elif article is not None and article.failed:
             reason = (article.failure_reason or "").strip()
             job.failure_reason = reason[:_REASON_LIMIT] or None
@@ -235,6 +230,18 @@ class Poller:
                 progress=job.progress,
             )
             await self._store(job)
+
+    async def _finish(self, user: ChatUser, job: Job, article: Article, now: datetime) -> None:
+        """Store the finished job, due at once and its lease renewed, and hand it to the
+        sender with its lease and user; where the sender has no room, the round's end hands
+        the lease back and the sender claims the job later."""
+        job.status, job.content, job.progress = JobStatus.FINISHED, article.content, 100
+        job.finished_at, job.failures, job.next_poll_at = now, 0, now
+        job.lease_until = self._leases.extended(_id(job))
+        await self._store(job)
+        log.info("job %s (%s) finished", job.id, job.request_id)
+        if self._hand_over(job, user):
+            self._handed.add(_id(job))
 
     async def _show_line(self, user: ChatUser, job: Job, now: datetime) -> None:
         """Show a pending job's progress line (its state is stored already), and store it."""
