@@ -97,6 +97,8 @@ class UpstreamSession(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
     # The e-mail logged in with, masked (``d***@example.com``): enough to name the account.
     account: str | None = Field(default=None, sa_type=String(320))
+    # While set and not past, one process is refreshing these tokens; the others wait.
+    refreshing_until: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
 
 
 class Client(SQLModel, table=True):
