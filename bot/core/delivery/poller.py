@@ -124,8 +124,8 @@ class Poller:
             await asyncio.gather(*(one_user(uid, batch) for uid, batch in by_user.items()))
             await asyncio.gather(*(one_line(*line) for line in self._lines))
         finally:
-            # Not the jobs handed to the sender: it may have claimed them already, under the
-            # same owner, and a release here would take its lease from under it.
+            # Not the jobs handed to the sender: their leases are the sender's now, and it may
+            # be sending them already.
             await self._leases.release(
                 job.id for job in claimed if job.id is not None and job.id not in self._handed
             )
