@@ -70,6 +70,16 @@ class Delivery:
         self._operations = operations or Operations(clock=clock)
         self.outbox = Outbox(db=db, messengers=messengers, default_language=default_language)
         self._leases = LeaseKeeper(db=db, clock=clock, owner=owner, lease_for=lease_for)
+        self._sender = Sender(
+            db=db,
+            outbox=self.outbox,
+            clock=clock,
+            leases=self._leases,
+            operations=self._operations,
+            retry_interval=poll_interval,
+            job_timeout=job_timeout,
+            sizes=sizes,
+        )
         self._poller = Poller(
             db=db,
             api=api,
@@ -80,17 +90,7 @@ class Delivery:
             operations=self._operations,
             poll_interval=poll_interval,
             job_timeout=job_timeout,
-            hand_over=lambda job, user: self._sender.take(job, user),
-        )
-        self._sender = Sender(
-            db=db,
-            outbox=self.outbox,
-            clock=clock,
-            leases=self._leases,
-            operations=self._operations,
-            retry_interval=poll_interval,
-            job_timeout=job_timeout,
-            sizes=sizes,
+            hand_over=self._sender,
         )
         self._locks: dict[str, Leadership] = {}
         self._led: frozenset[str] = frozenset()

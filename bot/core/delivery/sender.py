@@ -93,6 +93,9 @@ class Sender:
         self._refill: asyncio.Task[None] | None = None
         self._claiming = asyncio.Lock()
         self._halting = False
+        # Whether the last claim took all the room: more may be due in the rows then, and
+        # they go first, in the rows' order (an article half sent first), not a handed job.
+        self._backlog = False
 
     async def fill(self, platforms: Collection[str]) -> None:
         """Claim the finished jobs of ``platforms`` that are due, and start their chats' workers."""
@@ -118,17 +121,28 @@ class Sender:
                 )
             )
             self._leases.hold(claimed)
+            self._backlog = len(claimed) == room
         for job in claimed:
             self._enqueue(job, None)
 
     def take(self, job: Job, user: ChatUser) -> bool:
         """Take a job the poller just found finished, with the lease it holds and its user:
-        no second claim, no second load. False when there is no room (or no sending now);
-        the job is then claimed like any other once its lease is handed back."""
-        if self._halting or job.platform not in self._platforms or self._room() <= 0:
+        no second claim, no second load. False when there is no room, or more may be due in
+        the rows, or no sending now; the job is then claimed like any other once its lease is
+        handed back."""
+        if not self.takes(job):
             return False
         self._enqueue(job, user)
         return True
+
+    def takes(self, job: Job) -> bool:
+        """Whether ``take`` would take the job now."""
+        sending = not self._halting and job.platform in self._platforms
+        return sending and not self._backlog and self._room() > 0
+
+    def wake(self) -> None:
+        """A job just finished and went back to the rows: claim it now, not next round."""
+        self._refill_soon()
 
     def _room(self) -> int:
         """How many more jobs may be taken in hand.
