@@ -142,8 +142,8 @@ class Poller:
             await asyncio.gather(*(one_user(uid, batch) for uid, batch in by_user.items()))
             await asyncio.gather(*(one_line(*line) for line in self._lines))
         finally:
-            # Not the jobs handed to the sender: their leases are the sender's now, and it may
-            # be sending them already.
+            # Not the finished jobs: the sender has their leases, or may have claimed them
+            # since under the same owner, and a release here would take those from under it.
             await self._leases.release(
                 job.id for job in claimed if job.id is not None and job.id not in self._handed
             )
