@@ -97,6 +97,8 @@ class UpstreamSession(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
     # The e-mail logged in with, masked (``d***@example.com``): enough to name the account.
     account: str | None = Field(default=None, sa_type=String(320))
+    # While set and not past, one process is refreshing these tokens; the others wait.
+    refreshing_until: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
 
 
 class Client(SQLModel, table=True):
@@ -157,6 +159,11 @@ class Draft(SQLModel, table=True):
     tone: int | None = None
     size: int | None = None
     cost: Decimal | None = Field(default=None, sa_column=Column(Numeric(12, 2), nullable=True))
+    # The balance the summary showed: after the order, what the warning of a low balance
+    # starts from, so it asks the service only when that is near the next article's cost.
+    balance_seen: Decimal | None = Field(
+        default=None, sa_column=Column(Numeric(12, 2), nullable=True)
+    )
     # The client the order is for; None for an order without one.
     client_id: int | None = Field(default=None, foreign_key="client.id", ondelete="SET NULL")
     # Whether the client question is answered (a user without clients is never asked it).

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete, or_, update
 from sqlmodel import Session, col, select
 
 from storage.crypto import TokenCipher, UndecryptableToken
@@ -17,9 +17,11 @@ from storage.models import UpstreamSession, utcnow
 __all__ = [
     "StoredSession",
     "Tokens",
+    "claim_refresh",
     "delete_session",
     "load_session",
     "reencrypt_all",
+    "release_refresh",
     "save_session",
     "swap_tokens",
 ]
@@ -55,6 +57,8 @@ def _encrypted(cipher: TokenCipher, tokens: Tokens) -> dict[str, Any]:
         "refresh_token": cipher.encrypt(tokens.refresh_token),
         "refresh_expires_at": tokens.refresh_expires_at,
         "updated_at": utcnow(),
+        # New tokens end any refresh under way.
+        "refreshing_until": None,
     }
 
 
@@ -149,6 +153,41 @@ def swap_tokens(
     if result.rowcount != 1:
         return None
     return StoredSession(user_id, upstream_url, tokens, expected_version + 1)
+
+
+def claim_refresh(
+    session: Session,
+    *,
+    user_id: int,
+    upstream_url: str,
+    version: int,
+    now: datetime,
+    until: datetime,
+) -> bool:
+    """Mark the session at ``version`` as being refreshed until ``until``; whether this call
+    did. Nobody else may claim it meanwhile, unless the claim has run out (its claimer died)."""
+    result = session.exec(
+        update(UpstreamSession)
+        .where(
+            *_of(user_id, upstream_url),
+            col(UpstreamSession.version) == version,
+            or_(
+                col(UpstreamSession.refreshing_until).is_(None),
+                col(UpstreamSession.refreshing_until) <= now,
+            ),
+        )
+        .values(refreshing_until=until)
+    )
+    return result.rowcount == 1
+
+
+def release_refresh(session: Session, *, user_id: int, upstream_url: str, version: int) -> None:
+    """End a refresh claimed on the session at ``version`` that stored no new tokens."""
+    session.exec(
+        update(UpstreamSession)
+        .where(*_of(user_id, upstream_url), col(UpstreamSession.version) == version)
+        .values(refreshing_until=None)
+    )
 
 
 def delete_session(

@@ -337,9 +337,7 @@ async def _pressed(turn: Turn, press: Press, data: str) -> None:
         case PickSize() as action:
             await order.size_picked(turn, action, press)
         case Confirm() as action:
-            await spending.warning_after(
-                turn, order.confirmed(turn, action, press), orders_only=True
-            )
+            await order.confirmed(turn, action, press)
         case Abort() as action:
             await order.order_aborted(turn, action, press)
         case ShowPage() as action:
@@ -349,7 +347,7 @@ async def _pressed(turn: Turn, press: Press, data: str) -> None:
         case ExportArticles() as action:
             await articles.archive_pressed(turn, action, press)
         case OrderAgain() | OtherTone() as action:
-            await spending.warning_after(turn, reorder.again_pressed(turn, action))
+            await reorder.again_pressed(turn, action)
         case ChooseLanguage() as action:
             await language.language_chosen(turn, action, press)
         case SwitchAccount() as action:
@@ -398,7 +396,7 @@ COMMANDS: dict[str, CommandHandler] = {
     "yardim": help.show_help,
     "giris": login.start_login,
     "cikis": login.log_out,
-    "yaz": lambda turn, command: spending.warning_after(turn, order.start_order(turn, command)),
+    "yaz": order.start_order,
     "toplu": order.start_bulk,
     "bakiye": balance.show_balance,
     "harcamalar": spending.show_spending,

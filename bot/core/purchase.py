@@ -2,8 +2,9 @@
 
 A ready draft is submitted by one conditional move, READY -> SUBMITTED, so a double tap, a
 replayed update or a second replica never charges twice. The submitted draft is then placed
-upstream, one article or several, and each created job is recorded at once. A create that
-failed is settled by what its failure means:
+upstream, one article or several, and each created job is recorded at once. ``buy`` does
+both and answers once: placed (and how), or why not. A create that failed is settled by what
+its failure means:
 
 - nothing was charged (the service was not reached, or asked us to slow down): the draft
   goes back to READY and the same ``Onayla`` may be pressed again;
@@ -15,9 +16,10 @@ failed is settled by what its failure means:
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from functools import partial
 
@@ -41,32 +43,81 @@ from bot.core.turn import Turn
 from storage import drafts, jobs
 from storage.models import Draft, Job
 
-__all__ = ["Placed", "place", "submit"]
+__all__ = ["Bought", "NotBought", "Placed", "Refusal", "buy"]
 
 # What can go wrong while placing an order; each is settled by _settle_failure.
 _Failure = ArticleApiError | NotLoggedIn
 _FAILURES = (ArticleApiError, NotLoggedIn)
 
 
+class Refusal(enum.Enum):
+    """Why a confirmed draft was not submitted."""
+
+    NOT_YOURS = "not yours"
+    # Submitted before: a double tap, a replayed update, another replica.
+    ALREADY_PLACED = "already placed"
+    # Gone, cancelled, or not ready (a plan's draft is never paid).
+    STALE = "stale"
+
+
+@dataclass(frozen=True, slots=True)
+class NotBought:
+    """The draft was not submitted, so nothing was charged: why."""
+
+    why: Refusal
+
+
 @dataclass(frozen=True, slots=True)
 class Placed:
-    """How placing a draft went: what to tell the user, whether ``Onayla`` may be pressed
-    again (nothing was charged), and the jobs created."""
+    """How placing a submitted draft went: what to tell the user, whether ``Onayla`` may be
+    pressed again (nothing was charged), whether the service refused it, and the jobs created."""
 
+    draft: Draft
     text: str
     retry: bool = False
+    refused: bool = False
     jobs: list[Job] = field(default_factory=list)
 
+    @property
+    def balance_left(self) -> Decimal | None:
+        """The balance after the order by its summary's, at most; None when nothing was charged
+        or the summary's balance is unknown."""
+        seen = self.draft.balance_seen
+        if not self.jobs or seen is None:
+            return None
+        return seen - (self.draft.cost or Decimal(0))
 
-async def submit(turn: Turn, draft_id: str) -> Draft | None:
-    """Move the user's ready draft to SUBMITTED; None if it is not theirs, not ready, or gone."""
+
+Bought = Placed | NotBought
+
+
+async def buy(turn: Turn, draft_id: str) -> Bought:
+    """Submit the user's ready draft exactly once and place it; else say why not."""
     now = turn.services.clock()
-    return await turn.store(
-        lambda s: drafts.claim_for_submission(s, draft_id=draft_id, user_id=turn.user_id, now=now)
-    )
+    user_id = turn.user_id
+    draft, why = await turn.store(lambda s: _submit(s, draft_id, user_id, now))
+    if draft is None:
+        return NotBought(why)
+    turn.services.operations.order_confirmed()
+    return await _place(turn, draft)
 
 
-async def place(turn: Turn, draft: Draft) -> Placed:
+def _submit(
+    session: Session, draft_id: str, user_id: int, now: datetime
+) -> tuple[Draft | None, Refusal]:
+    """The draft moved to SUBMITTED; else None and why, read in the same transaction."""
+    claimed = drafts.claim_for_submission(session, draft_id=draft_id, user_id=user_id, now=now)
+    if claimed is not None:
+        return claimed, Refusal.STALE
+    found = drafts.get_draft(session, draft_id=draft_id)
+    if found is not None and found.chat_user_id != user_id:
+        return None, Refusal.NOT_YOURS
+    if found is not None and found.step in (DraftStep.SUBMITTED, DraftStep.DONE):
+        return None, Refusal.ALREADY_PLACED
+    return None, Refusal.STALE
+
+
+async def _place(turn: Turn, draft: Draft) -> Placed:
     """Order a submitted draft's article(s) upstream and record their jobs."""
     if draft.kind is DraftKind.BULK:
         return await _place_bulk(turn, draft)
@@ -89,7 +140,7 @@ async def _place_single(turn: Turn, draft: Draft) -> Placed:
         )
     else:
         text = texts.order_placed.format(title=title, cost=cost)
-    return Placed(text, jobs=recorded)
+    return Placed(draft, text, jobs=recorded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +197,7 @@ async def _bulk_placed(turn: Turn, draft: Draft, outcome: _Outcome) -> Placed:
             cost=turn.texts.money(total),
             reason=_reason(turn, failure),
         )
-    return Placed(_with_refused(turn, text, outcome), jobs=recorded)
+    return Placed(draft, _with_refused(turn, text, outcome), jobs=recorded)
 
 
 def _with_refused(turn: Turn, text: str, outcome: _Outcome) -> str:
@@ -238,13 +289,13 @@ async def _settle_failure(turn: Turn, draft: Draft, err: _Failure) -> Placed:
     texts = turn.texts
     if _ambiguous(err):
         # It may have been charged: the reconciler finds the job or reports the order lost.
-        return Placed(texts.order_outcome_unknown)
+        return Placed(draft, texts.order_outcome_unknown)
     if isinstance(err, RequestRejected) and not isinstance(err, TokenRejected):
         await turn.store(lambda s: drafts.close_draft(s, draft_id=draft.id, step=DraftStep.FAILED))
-        return Placed(_reason(turn, err))
+        return Placed(draft, _reason(turn, err), refused=True)
     # Nothing was charged: the same draft can be confirmed again.
     await turn.store(lambda s: drafts.release_submission(s, draft_id=draft.id))
     if isinstance(err, NotLoggedIn | TokenRejected):
         raise err
     message = texts.service_busy if isinstance(err, RateLimited) else texts.order_not_charged_retry
-    return Placed(message, retry=True)
+    return Placed(draft, message, retry=True)

@@ -6,11 +6,12 @@ import asyncio
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import Connection, Engine, event
 from sqlalchemy.orm import ORMExecuteState, Session
 
-from bot.api import TokenPair
+from bot.api import ServiceUnavailable, TokenPair
 from bot.core.accounts import Accounts
+from bot.core.accounts.refresh import CLAIM
 from bot.core.errors import SessionExpired
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD
 from storage import Database, StoredSession, TokenCipher, Tokens, upstream_sessions
@@ -110,7 +111,7 @@ async def test_a_users_refresh_lock_is_dropped_once_nobody_waits_on_it(
 
     await accounts.call(rig.user_id, echo)
 
-    assert dict(accounts._locks) == {}
+    assert dict(accounts._refresher._locks) == {}
 
 
 def refreshes(rig: DeliveryRig) -> int:
@@ -157,3 +158,78 @@ async def test_a_revoked_refresh_token_ends_the_session(database: Database) -> N
             await rig.accounts.call(rig.user_id, echo)
 
         assert not await rig.accounts.is_logged_in(rig.user_id)
+
+
+async def test_a_refresh_under_way_elsewhere_is_waited_for_not_repeated(
+    database: Database, cipher: TokenCipher
+) -> None:
+    async with delivery_rig(database) as rig:
+        # Two replicas: each its own locks, one database between them.
+        a = Accounts(db=database, api=rig.api, cipher=cipher, clock=rig.clock)
+        b = Accounts(db=database, api=rig.api, cipher=cipher, clock=rig.clock)
+        await a.login(rig.user_id, DEMO_EMAIL, DEMO_PASSWORD)
+        rig.advance(TOKEN_EXPIRED)
+        # A's refresh rotates the token upstream, but its answer is slow to come back.
+        rig.sandbox.state.faults.latency = 1.0
+        first = asyncio.create_task(a.call(rig.user_id, echo))
+        await wait_until(lambda: refreshes(rig) == 1)
+        rig.sandbox.state.faults.latency = 0.0
+
+        second = await b.call(rig.user_id, echo)
+
+        assert second == await first
+        assert refreshes(rig) == 1
+        assert await b.is_logged_in(rig.user_id)
+
+
+async def test_a_refresh_claimed_by_a_process_that_died_is_taken_over_when_the_claim_ends(
+    rig: DeliveryRig, cipher: TokenCipher, accounts: Accounts
+) -> None:
+    rig.advance(TOKEN_EXPIRED)
+    before = await stored(rig, cipher)
+    now = rig.clock()
+    assert await rig.db.run(
+        lambda s: upstream_sessions.claim_refresh(
+            s,
+            user_id=rig.user_id,
+            upstream_url=rig.api.base_url,
+            version=before.version,
+            now=now,
+            until=now + CLAIM,
+        )
+    )
+    claims: list[str] = []
+
+    def on_statement(connection: Connection, cursor: object, statement: str, *_: object) -> None:
+        if statement.startswith("UPDATE upstream_session SET refreshing_until"):
+            claims.append(statement)
+
+    event.listen(Engine, "before_cursor_execute", on_statement)
+    try:
+        waiting = asyncio.create_task(accounts.call(rig.user_id, echo))
+        await wait_until(lambda: len(claims) >= 2)
+    finally:
+        event.remove(Engine, "before_cursor_execute", on_statement)
+    # A claim in force is waited for.
+    assert refreshes(rig) == 0
+    assert not waiting.done()
+
+    rig.advance(CLAIM.total_seconds())
+    token = await waiting
+
+    assert refreshes(rig) == 1
+    assert token == (await stored(rig, cipher)).tokens.access_token != before.tokens.access_token
+
+
+async def test_a_refresh_the_service_did_not_answer_leaves_the_next_call_free_to_refresh(
+    rig: DeliveryRig, cipher: TokenCipher, accounts: Accounts
+) -> None:
+    rig.advance(TOKEN_EXPIRED)
+    rig.sandbox.state.faults.fail_next(1)
+
+    with pytest.raises(ServiceUnavailable):
+        await accounts.call(rig.user_id, echo)
+    token = await accounts.call(rig.user_id, echo)
+
+    assert refreshes(rig) == 2
+    assert token == (await stored(rig, cipher)).tokens.access_token

@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from sqlalchemy import Connection, Engine, event
 
 from bot.api import RateLimited
 from bot.core.again import again_row
@@ -124,6 +126,36 @@ async def test_finished_article_is_delivered_whole_once_with_its_file(rig: Deliv
     assert stored.content == content
     assert stored.delivered_at == stored.finished_at == rig.clock() - timedelta(seconds=NEXT_ROUND)
     assert stored.lease_owner is None
+
+
+async def test_a_finished_job_is_leased_once_and_its_user_read_once_on_its_way(
+    rig: DeliveryRig,
+) -> None:
+    delivery = await rig.delivery()
+    job = await rig.order(TITLE)
+    await delivery.outbox.progress.announce(job)
+    await finish_upstream(rig, job)
+    leased: list[object] = []
+    users_read: list[str] = []
+
+    def on_statement(
+        connection: Connection, cursor: object, statement: str, parameters: Any, *_: object
+    ) -> None:
+        # A claim writes an owner into the lease; a release writes none.
+        if statement.startswith("UPDATE job SET lease_owner=") and parameters[0] is not None:
+            leased.append(parameters)
+        if statement.startswith("SELECT chat_user."):
+            users_read.append(statement)
+
+    event.listen(Engine, "before_cursor_execute", on_statement)
+    try:
+        await delivery.poll_once()
+    finally:
+        event.remove(Engine, "before_cursor_execute", on_statement)
+
+    assert (await rig.job(job.id)).status is JobStatus.DELIVERED
+    assert len(leased) == 1, "the poller's lease carries the job to its delivery"
+    assert len(users_read) == 1, users_read
 
 
 async def test_long_article_arrives_in_parts_that_each_fit(rig: DeliveryRig) -> None:

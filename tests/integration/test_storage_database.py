@@ -94,7 +94,7 @@ def test_migrating_again_changes_nothing(database: Database) -> None:
             session.connection().exec_driver_sql("SELECT version_num FROM alembic_version").all()
         )
     )
-    assert version == [("0010",)]
+    assert version == [("0012",)]
 
 
 def test_run_commits_on_return_and_rolls_back_on_raise(database: Database) -> None:

@@ -74,6 +74,16 @@ class Delivery:
             db=db, messengers=messengers, platforms=platforms, default_language=default_language
         )
         self._leases = LeaseKeeper(db=db, clock=clock, owner=owner, lease_for=lease_for)
+        self._sender = Sender(
+            db=db,
+            outbox=self.outbox,
+            clock=clock,
+            leases=self._leases,
+            operations=self._operations,
+            retry_interval=poll_interval,
+            job_timeout=job_timeout,
+            sizes=sizes,
+        )
         self._poller = Poller(
             db=db,
             api=api,
@@ -84,17 +94,7 @@ class Delivery:
             operations=self._operations,
             poll_interval=poll_interval,
             job_timeout=job_timeout,
-            finished=lambda: self._sender.wake(),
-        )
-        self._sender = Sender(
-            db=db,
-            outbox=self.outbox,
-            clock=clock,
-            leases=self._leases,
-            operations=self._operations,
-            retry_interval=poll_interval,
-            job_timeout=job_timeout,
-            sizes=sizes,
+            hand_over=self._sender,
         )
         self._locks: dict[str, Leadership] = {}
         self._led: frozenset[str] = frozenset()

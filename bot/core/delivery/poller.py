@@ -1,7 +1,11 @@
 """The poller: asks the upstream about pending jobs, once per user, and moves them on.
 
-A finished job's content is stored with its new state in one write; the sender posts it.
-A failed or expired job is reported here, since its report is all there is to send.
+A finished job's content is stored with its new state in one write and, while the sender
+has room, the job is handed to it with its lease and its user: one claim and one load per
+delivery. The row is the hand-off all the same: if the process dies before the sender is
+done, the lease runs out and whoever delivers next claims the finished row; and a sender
+without room claims it later, in the rows' order. A failed or expired job is reported
+here, since its report is all there is to send.
 """
 
 from __future__ import annotations
@@ -9,8 +13,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from bot.api import NEWEST_ARTICLES, Article, ArticleApiError, RateLimited
 from bot.core.accounts import Accounts
@@ -41,6 +46,22 @@ _BATCH = 500
 _Failure = MessengerError | ArticleApiError | NotLoggedIn
 
 
+class HandOver(Protocol):
+    """Where finished jobs go to be sent (the sender)."""
+
+    def takes(self, job: Job) -> bool:
+        """Whether ``take`` would take the job now."""
+        ...
+
+    def take(self, job: Job, user: ChatUser) -> bool:
+        """Take the job, its lease and its user; False when it no longer would."""
+        ...
+
+    def wake(self) -> None:
+        """Claim the finished jobs that are due now, not at the next round."""
+        ...
+
+
 class Poller:
     """Claims the pending jobs that are due and moves each on by what the upstream says."""
 
@@ -56,10 +77,11 @@ class Poller:
         operations: Operations,
         poll_interval: timedelta,
         job_timeout: timedelta,
-        finished: Callable[[], None] = lambda: None,
+        hand_over: HandOver,
     ) -> None:
         self._db = db
-        self._finished = finished
+        # The sender: takes a finished job with its lease and user while it has room.
+        self._hand_over = hand_over
         self._api = api
         self._accounts = accounts
         self._outbox = outbox
@@ -120,8 +142,8 @@ class Poller:
             await asyncio.gather(*(one_user(uid, batch) for uid, batch in by_user.items()))
             await asyncio.gather(*(one_line(*line) for line in self._lines))
         finally:
-            # Not the jobs handed to the sender: it may have claimed them already, under the
-            # same owner, and a release here would take its lease from under it.
+            # Not the finished jobs: the sender has their leases, or may have claimed them
+            # since under the same owner, and a release here would take those from under it.
             await self._leases.release(
                 job.id for job in claimed if job.id is not None and job.id not in self._handed
             )
@@ -199,16 +221,7 @@ class Poller:
             and now - job.last_seen_at >= MISSING_GRACE
         )
         if article is not None and article.finished:
-            job.status, job.content, job.progress = JobStatus.FINISHED, article.content, 100
-            # Due at once, its lease handed back in the same write: the sender, woken now,
-            # takes it from here without waiting for the round to end.
-            job.finished_at, job.failures, job.next_poll_at = now, 0, now
-            job.lease_owner = job.lease_until = None
-            await self._store(job)
-            self._leases.drop(_id(job))
-            self._handed.add(_id(job))
-            log.info("job %s (%s) finished", job.id, job.request_id)
-            self._finished()
+            await self._finish(user, job, article, now)
         elif article is not None and article.failed:
             reason = (article.failure_reason or "").strip()
             job.failure_reason = reason[:_REASON_LIMIT] or None
@@ -237,6 +250,29 @@ class Poller:
                 progress=job.progress,
             )
             await self._store(job)
+
+    async def _finish(self, user: ChatUser, job: Job, article: Article, now: datetime) -> None:
+        """Store the finished job, due at once, and hand it to the sender with its lease and
+        user. Where the sender has no room, the lease goes back in the same write, for the
+        sender to claim the job in the rows' order (an article half sent first)."""
+        job.status, job.content, job.progress = JobStatus.FINISHED, article.content, 100
+        job.finished_at, job.failures, job.next_poll_at = now, 0, now
+        keep = self._hand_over.takes(job)
+        if keep:
+            job.lease_until = self._leases.extended(_id(job))
+        else:
+            job.lease_owner = job.lease_until = None
+        await self._store(job)
+        # Either way no longer the poller's: the sender may claim it under the same owner, and
+        # the round's end must not take that lease from under it.
+        self._handed.add(_id(job))
+        log.info("job %s (%s) finished", job.id, job.request_id)
+        if not keep:
+            self._leases.drop(_id(job))
+            self._hand_over.wake()
+        elif not self._hand_over.take(job, user):
+            # The room went meanwhile: the lease goes back after all.
+            await self._leases.release([_id(job)])
 
     async def _show_line(self, user: ChatUser, job: Job, now: datetime) -> None:
         """Show a pending job's progress line (its state is stored already), and store it."""

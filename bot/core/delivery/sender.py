@@ -86,12 +86,16 @@ class Sender:
         self._job_timeout = job_timeout
         # The sizes the service last listed, for the quality card's word range; no call.
         self._sizes = sizes or _interface_sizes
-        self._queues: dict[_ChatKey, deque[Job]] = {}
+        # Each job with its user where the poller handed it over, else None (loaded to send).
+        self._queues: dict[_ChatKey, deque[tuple[Job, ChatUser | None]]] = {}
         self._workers: dict[_ChatKey, asyncio.Task[None]] = {}
         self._platforms: frozenset[str] = frozenset()
         self._refill: asyncio.Task[None] | None = None
         self._claiming = asyncio.Lock()
         self._halting = False
+        # Whether the last claim took all the room: more may be due in the rows then, and
+        # they go first, in the rows' order (an article half sent first), not a handed job.
+        self._backlog = False
 
     async def fill(self, platforms: Collection[str]) -> None:
         """Claim the finished jobs of ``platforms`` that are due, and start their chats' workers."""
@@ -100,10 +104,7 @@ class Sender:
             return
         async with self._claiming:
             in_hand = self._leases.held
-            # Only the sender's own jobs count: the poller's (pending, in a round) are not
-            # sent from here, and must not keep a job the poller just found finished waiting.
-            mine = sum(map(len, self._queues.values())) + len(self._workers)
-            room = _CAPACITY - mine
+            room = self._room()
             if room <= 0:
                 return
             now = self._clock()
@@ -120,15 +121,42 @@ class Sender:
                 )
             )
             self._leases.hold(claimed)
+            self._backlog = len(claimed) == room
         for job in claimed:
-            key = (job.platform, job.chat_id)
-            self._queues.setdefault(key, deque()).append(job)
-            if key not in self._workers:
-                self._workers[key] = asyncio.create_task(self._work(key), name=f"send {key}")
+            self._enqueue(job, None)
+
+    def take(self, job: Job, user: ChatUser) -> bool:
+        """Take a job the poller just found finished, with the lease it holds and its user:
+        no second claim, no second load. False when there is no room, or more may be due in
+        the rows, or no sending now; the job is then claimed like any other once its lease is
+        handed back."""
+        if not self.takes(job):
+            return False
+        self._enqueue(job, user)
+        return True
+
+    def takes(self, job: Job) -> bool:
+        """Whether ``take`` would take the job now."""
+        sending = not self._halting and job.platform in self._platforms
+        return sending and not self._backlog and self._room() > 0
 
     def wake(self) -> None:
-        """A job just finished: take it (and any other due) now, not at the next round."""
+        """A job just finished and went back to the rows: claim it now, not next round."""
         self._refill_soon()
+
+    def _room(self) -> int:
+        """How many more jobs may be taken in hand.
+
+        Only the sender's own jobs count: the poller's (pending, in a round) are not sent
+        from here, and must not keep a job the poller just found finished waiting.
+        """
+        return _CAPACITY - sum(map(len, self._queues.values())) - len(self._workers)
+
+    def _enqueue(self, job: Job, user: ChatUser | None) -> None:
+        key = (job.platform, job.chat_id)
+        self._queues.setdefault(key, deque()).append((job, user))
+        if key not in self._workers:
+            self._workers[key] = asyncio.create_task(self._work(key), name=f"send {key}")
 
     async def idle(self) -> None:
         """Return once every job in hand is delivered or put back."""
@@ -162,7 +190,7 @@ class Sender:
         queue = self._queues[key]
         try:
             while queue and not self._halting:
-                await self._deliver_one(queue.popleft())
+                await self._deliver_one(*queue.popleft())
         finally:
             # No await since the loop's last look at the queue: nothing was added meanwhile.
             del self._workers[key]
@@ -183,10 +211,13 @@ class Sender:
         finally:
             self._refill = None
 
-    async def _deliver_one(self, job: Job) -> None:
+    async def _deliver_one(self, job: Job, user: ChatUser | None) -> None:
         assert job.id is not None
         try:
-            await self._deliver(job)
+            await self._deliver(
+                job,
+                user if user is not None else await self._outbox.recipients.user(job.chat_user_id),
+            )
         except LeaseLost:
             log.warning(
                 "job %s (%s): lease lost, leaving it to its new owner", job.id, job.request_id
@@ -202,12 +233,11 @@ class Sender:
             log.exception("sending job %s (%s) failed unexpectedly", job.id, job.request_id)
             await self._put_back(job, err)
 
-    async def _deliver(self, job: Job) -> None:
+    async def _deliver(self, job: Job, user: ChatUser) -> None:
         """Send the article from its first unsent part on, then its file; then DELIVERED."""
         assert job.id is not None
         assert job.content is not None, "a finished job has its content stored"
         job_id = job.id
-        user = await self._outbox.recipients.user(job.chat_user_id)
         texts = self._outbox.recipients.texts(user)
         messenger = self._outbox.messengers[job.platform]
         chat = self._outbox.addresses.article_chat(job, user)

@@ -20,6 +20,7 @@ from bot.api import (
 )
 from bot.core import clients, purchase
 from bot.core.actions import Abort, ChangeChoices, Confirm, PickClient, PickSize, PickTone
+from bot.core.dialogs import low_balance
 from bot.core.errors import DraftClosed
 from bot.core.events import Command, OrderForm, Press, Text, Upload
 from bot.core.forms import OrderChoices, title_problem
@@ -90,7 +91,8 @@ async def _save(turn: Turn, draft: Draft) -> Draft:
 
 
 async def start_order(turn: Turn, command: Command) -> None:
-    """Start a draft; take the title from the command or ask for it."""
+    """Start a draft; take the title from the command or ask for it; then warn of a low
+    balance (by the summary's, where the draft got that far)."""
     await turn.services.accounts.require(turn.user_id)
     draft = await new_draft(turn, DraftKind.SINGLE)
     title = one_line(command.args)
@@ -98,6 +100,7 @@ async def start_order(turn: Turn, command: Command) -> None:
         await _take_title(turn, draft, title)
     else:
         await _proceed(turn, draft, message_id=None)
+    await low_balance.warn(turn, balance=draft.balance_seen, exact=True)
 
 
 async def _proceed(turn: Turn, draft: Draft, *, message_id: str | None) -> None:
@@ -189,10 +192,10 @@ async def choices_changed(turn: Turn, action: ChangeChoices, press: Press) -> No
 
 async def start_again(
     turn: Turn, title: str, tone_id: int | None, size_id: int | None, client_id: int | None = None
-) -> None:
+) -> Draft:
     """Start a draft from an earlier order: to the summary when its tone and size are given and
     still offered, else to the tone (a size given is kept, and the summary follows the tone).
-    The earlier order's client stays the client, removed or not."""
+    The earlier order's client stays the client, removed or not. The new draft."""
     draft = await new_draft(turn, DraftKind.SINGLE)
     draft.title = title
     draft.client_id, draft.client_chosen = client_id, True
@@ -203,9 +206,10 @@ async def start_again(
         await turn.expect(None)
         draft.tone = tone.id
         await _show_summary(turn, draft, tone, size, message_id=None)
-        return
+        return draft
     draft.size = size.id if size is not None else None
     await _ask_tone(turn, draft, message_id=None)
+    return draft
 
 
 async def title_entered(turn: Turn, text: Text) -> None:
@@ -516,6 +520,9 @@ async def _show_summary(
     draft.size = size.id if size is not None else None
     draft.cost = fixed + (_cost(size, count) if size is not None else Decimal(0))
     draft.step = DraftStep.READY
+    if draft.kind is not DraftKind.PLAN:
+        # Kept with the draft: a confirmed order's warning of a low balance starts from it.
+        draft.balance_seen = await turn.upstream(turn.services.api.balance)
     await _save(turn, draft)
     blocks = await _summary_blocks(turn, draft, tone, size, sizes)
     cancel = _cancel_button(texts, draft)
@@ -523,7 +530,8 @@ async def _show_summary(
     if draft.kind is DraftKind.PLAN:
         await plan_summary.show(turn, draft, blocks, cancel, change, message_id=message_id)
         return
-    balance = await turn.upstream(turn.services.api.balance)
+    balance = draft.balance_seen
+    assert balance is not None, "a summary to be paid shows the balance"
     blocks.append(paragraph(bold(f"{texts.summary_balance}: "), texts.money(balance)))
     if balance < draft.cost:
         # No purchase button: an order the balance cannot pay is refused before any charge.
@@ -621,18 +629,23 @@ async def order_aborted(turn: Turn, action: Abort, press: Press) -> None:
 
 
 async def confirmed(turn: Turn, action: Confirm, press: Press) -> None:
-    """Submit the draft exactly once, place the order(s), and say how it went."""
-    draft = await purchase.submit(turn, action.draft_id)
-    if draft is None:
-        # Someone else's, already placed, or stale: the same checks say which.
-        await _pressed_draft(
-            turn, action.draft_id, frozenset(), once_placed=turn.texts.order_already_handled
-        )
-        return
-    turn.services.operations.order_confirmed()
-    placed = await purchase.place(turn, draft)
-    buttons = (_purchase_row(turn.texts, draft),) if placed.retry else ()
-    turn.replace(press.message_id, Screen(text_screen(placed.text).blocks, buttons))
-    for job in placed.jobs:
+    """Buy the draft (submitted exactly once), say how it went, then warn of a low balance."""
+    bought = await purchase.buy(turn, action.draft_id)
+    texts = turn.texts
+    match bought:
+        case purchase.NotBought(why=purchase.Refusal.NOT_YOURS):
+            turn.notice(texts.not_your_button)
+            return
+        case purchase.NotBought(why=purchase.Refusal.ALREADY_PLACED):
+            turn.notice(texts.order_already_handled)
+            return
+        case purchase.NotBought():
+            turn.notice(texts.stale_button)
+            return
+    buttons = (_purchase_row(texts, bought.draft),) if bought.retry else ()
+    turn.replace(press.message_id, Screen(text_screen(bought.text).blocks, buttons))
+    for job in bought.jobs:
         # After the answer above is shown, so the progress line comes below it.
         turn.afterwards(partial(turn.services.outbox.progress.announce, job))
+    if bought.jobs:
+        await low_balance.warn(turn, balance=bought.balance_left)

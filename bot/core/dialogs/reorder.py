@@ -7,7 +7,7 @@ once-only purchase as ``/yaz``.
 from __future__ import annotations
 
 from bot.core.actions import OrderAgain, OtherTone
-from bot.core.dialogs import articles, order
+from bot.core.dialogs import articles, low_balance, order
 from bot.core.forms import title_problem
 from bot.core.inputs import one_line
 from bot.core.turn import Turn
@@ -17,7 +17,8 @@ __all__ = ["again_pressed"]
 
 
 async def again_pressed(turn: Turn, action: OrderAgain | OtherTone) -> None:
-    """Start the new order: straight to its summary, or to the tone when another is wanted."""
+    """Start the new order: straight to its summary, or to the tone when another is wanted;
+    then warn of a low balance."""
     await turn.services.accounts.require(turn.user_id)
     earlier = await turn.store(lambda s: jobs.job_by_request_id(s, request_id=action.request_id))
     if earlier is not None and earlier.chat_user_id == turn.user_id:
@@ -29,9 +30,11 @@ async def again_pressed(turn: Turn, action: OrderAgain | OtherTone) -> None:
         client_id = None
     if not title or title_problem(turn.texts, title):
         turn.notice(turn.texts.stale_button)
+        await low_balance.warn(turn)
         return
     other_tone = isinstance(action, OtherTone)
-    await order.start_again(turn, title, None if other_tone else tone, size, client_id)
+    draft = await order.start_again(turn, title, None if other_tone else tone, size, client_id)
+    await low_balance.warn(turn, balance=draft.balance_seen, exact=True)
 
 
 async def _upstream_title(turn: Turn, request_id: str) -> str:

@@ -1,4 +1,4 @@
-"""/harcamalar, its CSV, and the warning when the balance will not pay for the next usual article.
+"""/harcamalar and its CSV.
 
 Months are counted in the bot's zone (``BOT_TIMEZONE``), as the CSV's dates are.
 """
@@ -6,7 +6,6 @@ Months are counted in the bot's zone (``BOT_TIMEZONE``), as the CSV's dates are.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Awaitable
 from datetime import datetime, tzinfo
 from decimal import Decimal
 
@@ -28,7 +27,6 @@ __all__ = [
     "show_spending",
     "spending_screen",
     "spent_in_month",
-    "warning_after",
 ]
 
 Charge = tuple[Decimal, int, datetime]
@@ -104,30 +102,6 @@ def spending_screen(
 def spent_in_month(charges: list[Charge], month: Month, zone: tzinfo) -> Decimal:
     """What the charges of one (year, month) in the bot's zone add up to."""
     return sum((cost for cost, _, at in charges if month_of(at, zone) == month), Decimal(0))
-
-
-async def warning_after(turn: Turn, work: Awaitable[None], *, orders_only: bool = False) -> None:
-    """Do ``work``, then warn in one line if the balance cannot pay the size ordered most.
-
-    With ``orders_only`` the warning follows only work that recorded a new charge.
-    """
-    before = len(await charges_of(turn)) if orders_only else -1
-    await work
-    charges = await charges_of(turn)
-    if len(charges) in (0, before):
-        return
-    usual = Counter(size for _, size, _ in charges).most_common(1)[0][0]
-    size = await turn.services.catalog.size(turn.user_id, usual)
-    balance = await turn.upstream(turn.services.api.balance)
-    if size is not None and size.cost is not None and balance < size.cost:
-        texts = turn.texts
-        turn.say(
-            texts.low_balance.format(
-                balance=texts.money(balance),
-                size=texts.size_name(size),
-                cost=texts.money(size.cost),
-            )
-        )
 
 
 async def _per_client(turn: Turn, months: tuple[Month, Month]) -> list[Block]:

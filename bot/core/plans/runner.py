@@ -21,7 +21,7 @@ from bot.core.events import ChatAddress, Origin, UserKey
 from bot.core.plans.rhythm import Rhythm
 from bot.core.plans.targets import refusal
 from bot.core.plans.words import local_time
-from bot.core.states import DraftStep, RunStatus
+from bot.core.states import RunStatus
 from bot.core.turn import CoreServices, Turn
 from storage import drafts, plans, users
 from storage.models import Plan, PlanRun
@@ -134,13 +134,11 @@ class Planner:
         """Submit and place the run's order, and record the run as ordered before the owner is
         told; unless nothing was charged and it is to be tried again (the run stays claimed
         until its lease ends)."""
-        draft = await purchase.submit(turn, draft_id)
-        if draft is None:
+        placed = await purchase.buy(turn, draft_id)
+        if isinstance(placed, purchase.NotBought):
             # An earlier claimer submitted it: the purchase path owns it now.
             await self._ordered(plan, run)
             return
-        self.services.operations.order_confirmed()
-        placed = await purchase.place(turn, draft)
         if not placed.retry:
             # Recorded first, so a plan listed while its owner is being told shows its next run.
             await self._ordered(plan, run)
@@ -150,9 +148,9 @@ class Planner:
         if plan.target_chat_id:
             target = plan.target_title or calendar.plan_chat
             text = calendar.run_placed_to.format(time=when, target=target, placed=placed.text)
-        if await self._refused(draft.id):
+        if placed.refused:
             # Refused by the service: skipped, and named, so the plan goes on with the next.
-            titles = ", ".join(drafts.draft_titles(draft))
+            titles = ", ".join(drafts.draft_titles(placed.draft))
             text = calendar.run_title_refused.format(title=titles, reason=placed.text)
         await self._tell(turn, plan, text)
         for job in placed.jobs:
@@ -161,11 +159,6 @@ class Planner:
     async def _ordered(self, plan: Plan, run: PlanRun) -> None:
         titles = _titles_of_run(plan)
         await self._finish(plan, run, RunStatus.ORDERED, plan.next_title + len(titles))
-
-    async def _refused(self, draft_id: str) -> bool:
-        """Whether the service refused the run's order (closed as failed, nothing charged)."""
-        draft = await self.services.db.run(lambda s: drafts.get_draft(s, draft_id=draft_id))
-        return draft is not None and draft.step is DraftStep.FAILED
 
     async def _skip(self, turn: Turn, plan: Plan, run: PlanRun, now: datetime) -> None:
         """Skip a run missed by over an hour; a repeating plan goes on at its next time."""
