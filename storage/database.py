@@ -29,6 +29,8 @@ _MIGRATIONS = Path(__file__).with_name("migrations")
 _MIGRATION_LOCK_ID = 0x6D616B616C65
 _BACKENDS = frozenset({"sqlite", "postgresql"})
 _SQLITE_PRAGMAS = ("journal_mode=WAL", "busy_timeout=5000", "foreign_keys=ON")
+# The execution option of the engine that ``Database.read`` uses.
+_READER = "makale_reader"
 
 
 class DatabaseUnusable(Exception):
@@ -53,6 +55,10 @@ class Database:
         # threads of this process queue on a lock instead of SQLite's busy handler, which
         # sleeps in growing steps (up to 100 ms) while it waits.
         self._turn = threading.Lock() if engine.dialect.name == "sqlite" else nullcontext()
+        # Its transactions begin deferred on SQLite: a reader takes no write lock. Not where
+        # one connection serves every thread (":memory:"): there a read waits its turn.
+        shared = isinstance(engine.pool, StaticPool)
+        self._reader = None if shared else engine.execution_options(**{_READER: True})
 
     @classmethod
     def connect(cls, url: str) -> Database:
@@ -131,6 +137,20 @@ class Database:
         """
         return await asyncio.to_thread(self.run_sync, work)
 
+    async def read(self, work: Callable[[Session], T]) -> T:
+        """Run ``work``, which only reads, in a worker thread, in one transaction that waits
+        for no write under way: SQLite's WAL lets a reader see the last commit meanwhile."""
+        return await asyncio.to_thread(self._read_sync, work)
+
+    def _read_sync(self, work: Callable[[Session], T]) -> T:
+        if self._reader is None:
+            return self.run_sync(work)
+        with (
+            Session(self._reader, expire_on_commit=False) as session,
+            session.begin(),
+        ):
+            return work(session)
+
     def run_sync(self, work: Callable[[Session], T]) -> T:
         """Run ``work`` in one transaction: commit when it returns, roll back when it raises."""
         # Rows stay readable after the commit, so work can return them to async callers.
@@ -179,8 +199,10 @@ def _prepare_sqlite_connection(dbapi_connection: DBAPIConnection, _: ConnectionP
 
 def _begin_immediate(connection: Connection) -> None:
     # Taking the write lock up front lets busy_timeout queue writers; a deferred transaction
-    # that reads, then writes, fails at once with "database is locked" under WAL.
-    connection.exec_driver_sql("BEGIN IMMEDIATE")
+    # that reads, then writes, fails at once with "database is locked" under WAL. A reader's
+    # never writes, so it need not queue behind the writers.
+    reader = connection.get_execution_options().get(_READER, False)
+    connection.exec_driver_sql("BEGIN" if reader else "BEGIN IMMEDIATE")
 
 
 @contextmanager

@@ -194,7 +194,7 @@ class Accounts:
         return attempt
 
     async def _load(self, user_id: int) -> StoredSession | None:
-        return await self._db.run(
+        return await self._db.read(
             lambda s: upstream_sessions.load_session(
                 s, cipher=self._cipher, user_id=user_id, upstream_url=self.upstream_url
             )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -127,6 +128,33 @@ async def test_run_works_in_a_thread_from_async_code(database: Database) -> None
         )
     )
     assert user.platform == "shell"
+
+
+async def test_a_read_waits_for_no_write_under_way_and_sees_what_was_committed(
+    database: Database, chat_user: ChatUser
+) -> None:
+    writing, release = threading.Event(), threading.Event()
+
+    def slow_write(session: Session) -> None:
+        users.set_locale(session, user_id=chat_user.id, locale="en")
+        writing.set()
+        release.wait(30)
+
+    writer = asyncio.create_task(database.run(slow_write))
+    await asyncio.to_thread(writing.wait, 30)
+    try:
+        read = await asyncio.wait_for(
+            database.read(lambda session: session.get(ChatUser, chat_user.id)), 10
+        )
+    finally:
+        release.set()
+        await writer
+
+    assert read is not None
+    assert read.locale == chat_user.locale, "the write was not committed yet"
+    after = await database.read(lambda session: session.get(ChatUser, chat_user.id))
+    assert after is not None
+    assert after.locale == "en"
 
 
 def test_timestamps_come_back_aware_in_utc(database: Database, chat_user: ChatUser) -> None:
