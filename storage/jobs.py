@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -30,6 +30,7 @@ __all__ = [
     "renew_leases",
     "save_job",
     "save_leased_job",
+    "save_leased_jobs",
     "set_progress_message",
     "settle_job",
 ]
@@ -253,6 +254,17 @@ def save_leased_job(session: Session, *, job: Job, owner: str) -> Job | None:
         job.progress_message_id = stored.progress_message_id
         job.progress_text = stored.progress_text
     return session.merge(job)
+
+
+def save_leased_jobs(session: Session, *, jobs: Sequence[Job], owner: str) -> list[int]:
+    """Store each job's changes where ``owner`` still holds its lease (``save_leased_job``);
+    the ids of those it no longer holds."""
+    lost = []
+    for job in jobs:
+        if save_leased_job(session, job=job, owner=owner) is None:
+            assert job.id is not None
+            lost.append(job.id)
+    return lost
 
 
 def settle_job(

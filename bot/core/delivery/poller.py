@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 
 from bot.api import NEWEST_ARTICLES, Article, ArticleApiError, RateLimited
@@ -18,9 +18,11 @@ from bot.core.clock import Clock
 from bot.core.delivery.leases import LeaseKeeper, LeaseLost
 from bot.core.delivery.outbox import Outbox
 from bot.core.delivery.polling import MAX_POLL_WAIT, PollPolicy
+from bot.core.delivery.sender import Sender
 from bot.core.delivery.waits import failure_wait, unreachable_for_good
 from bot.core.errors import NotLoggedIn, SessionExpired
 from bot.core.operations import Operations
+from bot.core.pacing import NoRoom, Priority, paced_as
 from bot.core.ports import MessengerError
 from bot.core.states import JobStatus
 from bot.core.upstream import Upstream
@@ -56,10 +58,10 @@ class Poller:
         operations: Operations,
         poll_interval: timedelta,
         job_timeout: timedelta,
-        finished: Callable[[], None] = lambda: None,
+        sender: Sender,
     ) -> None:
         self._db = db
-        self._finished = finished
+        self._sender = sender
         self._api = api
         self._accounts = accounts
         self._outbox = outbox
@@ -76,6 +78,8 @@ class Poller:
         self._lines: list[tuple[ChatUser, Job, datetime]] = []
         # Jobs of the round handed to the sender: their leases are the sender's now.
         self._handed: set[int] = set()
+        # Jobs still pending after their poll: stored together once their lines are shown.
+        self._pending: list[Job] = []
         self._halted = False
 
     def halt(self, halted: bool = True) -> None:
@@ -88,6 +92,7 @@ class Poller:
         self._users.clear()
         self._lines.clear()
         self._handed.clear()
+        self._pending.clear()
         now = self._clock()
         claimed = await self._db.run(
             lambda s: jobs.claim_jobs(
@@ -119,6 +124,7 @@ class Poller:
         try:
             await asyncio.gather(*(one_user(uid, batch) for uid, batch in by_user.items()))
             await asyncio.gather(*(one_line(*line) for line in self._lines))
+            await self._store_pending()
         finally:
             # Not the jobs handed to the sender: it may have claimed them already, under the
             # same owner, and a release here would take its lease from under it.
@@ -197,16 +203,7 @@ class Poller:
             and now - job.last_seen_at >= MISSING_GRACE
         )
         if article is not None and article.finished:
-            job.status, job.content, job.progress = JobStatus.FINISHED, article.content, 100
-            # Due at once, its lease handed back in the same write: the sender, woken now,
-            # takes it from here without waiting for the round to end.
-            job.finished_at, job.failures, job.next_poll_at = now, 0, now
-            job.lease_owner = job.lease_until = None
-            await self._store(job)
-            self._leases.drop(_id(job))
-            self._handed.add(_id(job))
-            log.info("job %s (%s) finished", job.id, job.request_id)
-            self._finished()
+            await self._hand_over(job, user, article, now)
         elif article is not None and article.failed:
             reason = (article.failure_reason or "").strip()
             job.failure_reason = reason[:_REASON_LIMIT] or None
@@ -224,8 +221,10 @@ class Poller:
             if article is not None:
                 shown, job.progress = job.progress, article.progress
                 # Polled every interval near its estimate, a job's line changes each time:
-                # shown per tenth, so that 60 lines do not take the bot's whole pace.
-                if _tenth(shown) != _tenth(job.progress):
+                # shown per tenth, so that 60 lines do not take the bot's whole pace. Its text
+                # is unknown until shown, so a line the pace had no room for comes next poll.
+                if job.progress_text is None or _tenth(shown) != _tenth(job.progress):
+                    job.progress_text = None
                     self._lines.append((user, job, now))
             job.failures = 0
             job.next_poll_at = self._policy.due(
@@ -234,15 +233,45 @@ class Poller:
                 expected_at=job.expected_at,
                 progress=job.progress,
             )
-            await self._store(job)
+            self._pending.append(job)
+
+    async def _hand_over(self, job: Job, user: ChatUser, article: Article, now: datetime) -> None:
+        """Store the finished job and hand it to the sender, which sends it from here without
+        waiting for the round to end.
+
+        With its lease and its user, when the sender has room: no claim and no read stand
+        before its first message. Else due at once, its lease handed back in the same write,
+        for the sender to claim once it has room.
+        """
+        job.status, job.content, job.progress = JobStatus.FINISHED, article.content, 100
+        job.finished_at, job.failures, job.next_poll_at = now, 0, now
+        kept = self._sender.has_room(job.platform)
+        if kept:
+            job.lease_until = self._leases.extended(_id(job))
+        else:
+            job.lease_owner = job.lease_until = None
+        await self._store(job)
+        self._handed.add(_id(job))
+        log.info("job %s (%s) finished", job.id, job.request_id)
+        if kept:
+            self._sender.take(job, user)
+        else:
+            self._leases.drop(_id(job))
+            self._sender.wake()
 
     async def _show_line(self, user: ChatUser, job: Job, now: datetime) -> None:
-        """Show a pending job's progress line (its state is stored already), and store it."""
+        """Show a pending job's progress line (stored with the job's state after the round).
+
+        Only when the pace has room now: the round must not wait for a line, and the line
+        not for the articles going out; the next poll shows a fresher one.
+        """
         try:
             await self._leases.ensure(_id(job))
             text = self._outbox.progress_text(self._outbox.texts(user), job)
-            await self._outbox.show_progress(job, user, text)
-            await self._store(job)
+            with paced_as(Priority.IF_FREE):
+                await self._outbox.show_progress(job, user, text)
+        except NoRoom:
+            log.debug("job %s (%s): no room for its progress line now", job.id, job.request_id)
         except LeaseLost:
             log.warning("job %s (%s): lease lost mid-round", job.id, job.request_id)
         except (MessengerError, ArticleApiError, NotLoggedIn) as err:
@@ -287,6 +316,15 @@ class Poller:
         if user_id not in self._users:
             self._users[user_id] = await self._outbox.user(user_id)
         return self._users[user_id]
+
+    async def _store_pending(self) -> None:
+        """Store the round's still pending jobs in one write, each while its lease holds."""
+        pending, owner = list(self._pending), self._leases.owner
+        if not pending:
+            return
+        lost = await self._db.run(lambda s: jobs.save_leased_jobs(s, jobs=pending, owner=owner))
+        for job_id in lost:
+            log.warning("job %s: lease lost mid-round", job_id)
 
     async def _store(self, job: Job) -> None:
         """Store the job's changes while this process still holds its lease."""

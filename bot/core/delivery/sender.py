@@ -28,6 +28,7 @@ from bot.core.delivery.waits import failure_wait, unreachable_for_good
 from bot.core.events import ChatAddress
 from bot.core.export import article_documents
 from bot.core.operations import Operations
+from bot.core.pacing import Priority, paced_as
 from bot.core.ports import ChatUnreachable, MessengerError
 from bot.core.quality import card_screen, measure
 from bot.core.states import JobStatus
@@ -86,7 +87,8 @@ class Sender:
         self._job_timeout = job_timeout
         # The sizes the service last listed, for the quality card's word range; no call.
         self._sizes = sizes or _interface_sizes
-        self._queues: dict[_ChatKey, deque[Job]] = {}
+        # Each job with its chat user when the poller handed both over, else None (claimed).
+        self._queues: dict[_ChatKey, deque[tuple[Job, ChatUser | None]]] = {}
         self._workers: dict[_ChatKey, asyncio.Task[None]] = {}
         self._platforms: frozenset[str] = frozenset()
         self._refill: asyncio.Task[None] | None = None
@@ -102,8 +104,7 @@ class Sender:
             in_hand = self._leases.held
             # Only the sender's own jobs count: the poller's (pending, in a round) are not
             # sent from here, and must not keep a job the poller just found finished waiting.
-            mine = sum(map(len, self._queues.values())) + len(self._workers)
-            room = _CAPACITY - mine
+            room = _CAPACITY - self._in_hand()
             if room <= 0:
                 return
             now = self._clock()
@@ -121,10 +122,26 @@ class Sender:
             )
             self._leases.hold(claimed)
         for job in claimed:
-            key = (job.platform, job.chat_id)
-            self._queues.setdefault(key, deque()).append(job)
-            if key not in self._workers:
-                self._workers[key] = asyncio.create_task(self._work(key), name=f"send {key}")
+            self._queue(job, None)
+
+    def has_room(self, platform: str) -> bool:
+        """Whether a finished job of ``platform`` handed over now would be taken at once."""
+        return platform in self._platforms and not self._halting and self._in_hand() < _CAPACITY
+
+    def _in_hand(self) -> int:
+        """The jobs queued or being sent."""
+        return sum(map(len, self._queues.values())) + len(self._workers)
+
+    def take(self, job: Job, user: ChatUser) -> None:
+        """Deliver a finished job whose lease this process holds (the poller's, just found
+        finished): no claim and no read of its user stand before its first message."""
+        self._queue(job, user)
+
+    def _queue(self, job: Job, user: ChatUser | None) -> None:
+        key = (job.platform, job.chat_id)
+        self._queues.setdefault(key, deque()).append((job, user))
+        if key not in self._workers:
+            self._workers[key] = asyncio.create_task(self._work(key), name=f"send {key}")
 
     def wake(self) -> None:
         """A job just finished: take it (and any other due) now, not at the next round."""
@@ -162,7 +179,7 @@ class Sender:
         queue = self._queues[key]
         try:
             while queue and not self._halting:
-                await self._deliver_one(queue.popleft())
+                await self._deliver_one(*queue.popleft())
         finally:
             # No await since the loop's last look at the queue: nothing was added meanwhile.
             del self._workers[key]
@@ -183,10 +200,10 @@ class Sender:
         finally:
             self._refill = None
 
-    async def _deliver_one(self, job: Job) -> None:
+    async def _deliver_one(self, job: Job, user: ChatUser | None) -> None:
         assert job.id is not None
         try:
-            await self._deliver(job)
+            await self._deliver(job, user or await self._outbox.user(job.chat_user_id))
         except LeaseLost:
             log.warning(
                 "job %s (%s): lease lost, leaving it to its new owner", job.id, job.request_id
@@ -202,12 +219,11 @@ class Sender:
             log.exception("sending job %s (%s) failed unexpectedly", job.id, job.request_id)
             await self._put_back(job, err)
 
-    async def _deliver(self, job: Job) -> None:
+    async def _deliver(self, job: Job, user: ChatUser) -> None:
         """Send the article from its first unsent part on, then its file; then DELIVERED."""
         assert job.id is not None
         assert job.content is not None, "a finished job has its content stored"
         job_id = job.id
-        user = await self._outbox.user(job.chat_user_id)
         texts = self._outbox.texts(user)
         messenger = self._outbox.messenger(job.platform)
         chat = self._outbox.article_chat(job, user)
@@ -216,21 +232,24 @@ class Sender:
         again = () if job.owner_chat_id else again_row(texts, job.chat_user_id, job.request_id)
         blocks = article_blocks(job.content, job.title, table_note=texts.table_note)
         parts = self._outbox.article_screens(job.platform, blocks, again)
-        owner = self._leases.owner
-        for index in range(job.parts_sent, len(parts)):
-            await self._next_message(job_id)
-            await messenger.send(chat, parts[index])
+        owner, first = self._leases.owner, job.parts_sent
+        for index in range(first, len(parts)):
+            # What an article's reader waits for goes ahead of the rest of those under way.
+            with paced_as(Priority.ARTICLE if index == first else Priority.REST):
+                await self._next_message(job_id)
+                await messenger.send(chat, parts[index])
             await self._fenced(
                 job_id, partial(jobs.record_part, job_id=job_id, owner=owner, parts_sent=index)
             )
             job.parts_sent = index + 1
-        if not job.file_sent:
-            await self._send_files(job, chat, len(parts), texts)
-        # The card is for whoever ordered: in a plan's channel, its owner privately.
-        card_chat = self._outbox.progress_chat(job, user) if job.owner_chat_id else chat
-        await self._send_card(job, card_chat, len(parts), texts)
         ready = texts.article_ready.format(title=job.title)
-        await self._outbox.finish_line(job, user, ready)
+        with paced_as(Priority.REST):
+            if not job.file_sent:
+                await self._send_files(job, chat, len(parts), texts)
+            # The card is for whoever ordered: in a plan's channel, its owner privately.
+            card_chat = self._outbox.progress_chat(job, user) if job.owner_chat_id else chat
+            await self._send_card(job, card_chat, len(parts), texts)
+            await self._outbox.finish_line(job, user, ready)
         known = job.progress_message_id
         job.status, job.delivered_at, job.failures = JobStatus.DELIVERED, self._clock(), 0
         stored = await self._done(job)
