@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import make_url
+from sqlalchemy import make_url, text
 from sqlalchemy.exc import IntegrityError, StatementError
 from sqlmodel import Session, SQLModel
 
@@ -155,6 +155,29 @@ async def test_a_read_waits_for_no_write_under_way_and_sees_what_was_committed(
     after = await database.read(lambda session: session.get(ChatUser, chat_user.id))
     assert after is not None
     assert after.locale == "en"
+
+
+def commit_waits_for_the_disk(session: Session) -> bool:
+    """Whether this transaction's commit waits until the disk has it."""
+    if session.get_bind().dialect.name == "sqlite":
+        # In WAL mode, NORMAL (1) syncs at checkpoints only; FULL (2) at every commit.
+        return int(session.exec(text("PRAGMA synchronous")).one()[0]) >= 2
+    return str(session.exec(text("SHOW synchronous_commit")).one()[0]) != "off"
+
+
+def test_a_commit_waits_for_the_disk_unless_asked_not_to_and_only_that_one(
+    database: Database,
+) -> None:
+    assert database.run_sync(commit_waits_for_the_disk)
+    assert not database.run_sync(commit_waits_for_the_disk, synced=False)
+    assert database.run_sync(commit_waits_for_the_disk), "the next transaction waits again"
+    created = database.run_sync(
+        lambda session: users.get_or_create_user(
+            session, platform="shell", workspace="", external_id="unsynced"
+        ),
+        synced=False,
+    )
+    assert database.run_sync(lambda session: session.get(ChatUser, created.id)) is not None
 
 
 def test_timestamps_come_back_aware_in_utc(database: Database, chat_user: ChatUser) -> None:
