@@ -31,6 +31,8 @@ from bot.core.operations import Operations
 from bot.core.pacing import Priority, paced_as
 from bot.core.ports import ChatUnreachable, MessengerError
 from bot.core.quality import card_screen, measure
+from bot.core.richtext import Block
+from bot.core.screens import Button, Screen
 from bot.core.states import JobStatus
 from bot.core.texts import Texts
 from storage import Database, jobs
@@ -230,8 +232,10 @@ class Sender:
         # The same content always splits the same way, so parts_sent stays valid after a restart.
         # A plan's channel gets the article alone: its readers must not order it again.
         again = () if job.owner_chat_id else again_row(texts, job.chat_user_id, job.request_id)
-        blocks = article_blocks(job.content, job.title, table_note=texts.table_note)
-        parts = self._outbox.article_screens(job.platform, blocks, again)
+        # Parsing and splitting an article is CPU work: in a worker thread, so that answers
+        # do not wait behind many articles prepared at once (as for its files and its card).
+        blocks = partial(article_blocks, job.content, job.title, table_note=texts.table_note)
+        parts = await asyncio.to_thread(self._parts, job.platform, blocks, again)
         owner, first = self._leases.owner, job.parts_sent
         for index in range(first, len(parts)):
             # What an article's reader waits for goes ahead of the rest of those under way.
@@ -259,13 +263,19 @@ class Sender:
         log.info("delivered job %s (%s) in %d parts", job.id, job.request_id, len(parts))
         await self._operations.article_ended(JobStatus.DELIVERED, str(job_id))
 
+    def _parts(
+        self, platform: str, blocks: Callable[[], tuple[Block, ...]], again: tuple[Button, ...]
+    ) -> list[Screen]:
+        """The article's messages, each fitting the platform (the last with ``again``)."""
+        return self._outbox.article_screens(platform, blocks(), again)
+
     async def _send_files(self, job: Job, chat: ChatAddress, parts: int, texts: Texts) -> None:
         """The Markdown and HTML files after the parts, each counted as one more part once out."""
         assert job.id is not None
         assert job.content is not None
         job_id, owner = job.id, self._leases.owner
         messenger = self._outbox.messenger(job.platform)
-        files = article_documents(job.title, job.content)
+        files = await asyncio.to_thread(article_documents, job.title, job.content)
         captions = (texts.article_file_caption, texts.article_html_caption)
         for index in range(max(job.parts_sent - parts, 0), len(files)):
             await self._next_message(job_id)
@@ -288,7 +298,8 @@ class Sender:
         if job.parts_sent > index:
             return
         size = next((size for size in self._sizes() if size.id == job.size), None)
-        card = card_screen(texts, measure(job.content, job.title), size)
+        quality = await asyncio.to_thread(measure, job.content, job.title)
+        card = card_screen(texts, quality, size)
         await self._next_message(job_id)
         await self._outbox.messenger(job.platform).send(chat, card)
         await self._fenced(
