@@ -159,9 +159,10 @@ def claim_jobs(
     platforms: Collection[str],
     limit: int,
     skip: Collection[int] = (),
+    due_by: datetime | None = None,
 ) -> list[Job]:
-    """Lease up to ``limit`` jobs due now, in ``statuses`` and ``platforms``: those half sent
-    first, then the soonest due.
+    """Lease up to ``limit`` jobs due now (or by ``due_by``), in ``statuses`` and ``platforms``:
+    those half sent first, then the soonest due.
 
     A job leased by another owner is skipped until its lease runs out, and so are the ids in
     ``skip`` (work this owner already has in hand). On PostgreSQL the rows another replica is
@@ -170,7 +171,7 @@ def claim_jobs(
     query = select(Job).where(
         col(Job.status).in_(statuses),
         col(Job.platform).in_(platforms),
-        col(Job.next_poll_at) <= now,
+        col(Job.next_poll_at) <= (due_by or now),
         or_(col(Job.lease_until).is_(None), col(Job.lease_until) < now),
     )
     if skip:

@@ -16,7 +16,7 @@ from bot.api import Article, RateLimited
 from bot.core.again import again_row
 from bot.core.article import article_blocks
 from bot.core.delivery import MAX_POLL_WAIT, MISSING_GRACE
-from bot.core.delivery.polling import BACKOFF_SHARE, EARLY
+from bot.core.delivery.polling import AHEAD, BACKOFF_SHARE, EARLY
 from bot.core.events import ChatAddress
 from bot.core.pacing import Bucket, Pacer
 from bot.core.ports import ChatUnreachable
@@ -621,6 +621,24 @@ async def test_a_rate_limited_poll_waits_what_the_upstream_asks_up_to_the_cap(
     stored = await rig.job(job.id)
     assert (stored.status, stored.failures) == (JobStatus.PENDING, 1)
     assert stored.next_poll_at == rig.clock() + timedelta(seconds=wait)
+
+
+async def test_a_round_takes_the_jobs_that_become_due_while_it_runs(rig: DeliveryRig) -> None:
+    # Rounds come every interval, at no particular phase: the one under way when the estimate
+    # comes asks, not the next one, up to a whole interval after it.
+    delivery = await rig.delivery(poll_interval=2)
+    job = await rig.order(TITLE)
+    rig.clock.now = job.next_poll_at - timedelta(seconds=2 * AHEAD * 0.9)
+    asked = len(rig.sandbox.state.request_log)
+
+    await delivery.poll_once()
+
+    assert (await rig.job(job.id)).last_seen_at is not None, "polled"
+    assert len(rig.sandbox.state.request_log) > asked
+    later = await rig.order(TITLE)
+    rig.clock.now = later.next_poll_at - timedelta(seconds=2 * AHEAD * 1.1)
+    await delivery.poll_once()
+    assert (await rig.job(later.id)).last_seen_at is None, "not yet due while this round runs"
 
 
 async def test_a_late_job_showing_its_progress_is_polled_when_it_should_be_done(

@@ -103,6 +103,7 @@ class Poller:
                 statuses=(JobStatus.PENDING,),
                 platforms=platforms,
                 limit=_BATCH,
+                due_by=self._policy.due_by(now),
             )
         )
         self._leases.hold(claimed)
