@@ -14,9 +14,11 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Callable, Collection, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import timedelta
 from functools import partial
+from typing import TypeVar
 
 from bot.api import DEFAULT_SIZES, Size
 from bot.core.again import again_row
@@ -53,8 +55,18 @@ _MAX_WAIT = timedelta(minutes=5)
 # How long a stop waits for the messages in flight before it cancels what still waits.
 _STOP_GRACE = 5.0
 
+# Articles are prepared (parsed, split, rendered) one at a time in a thread of their own: in
+# the default pool, many at once, they would hold up the database work of every answer.
+_PREPARING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="article")
+
 _ChatKey = tuple[str, str]
+T = TypeVar("T")
 SizeList = Callable[[], Sequence[Size]]
+
+
+async def _prepared(work: Callable[[], T]) -> T:
+    """What ``work`` (CPU work on an article) returns, computed off the event loop."""
+    return await asyncio.get_running_loop().run_in_executor(_PREPARING, work)
 
 
 def _interface_sizes() -> Sequence[Size]:
@@ -235,7 +247,7 @@ class Sender:
         # Parsing and splitting an article is CPU work: in a worker thread, so that answers
         # do not wait behind many articles prepared at once (as for its files and its card).
         blocks = partial(article_blocks, job.content, job.title, table_note=texts.table_note)
-        parts = await asyncio.to_thread(self._parts, job.platform, blocks, again)
+        parts = await _prepared(partial(self._parts, job.platform, blocks, again))
         owner, first = self._leases.owner, job.parts_sent
         for index in range(first, len(parts)):
             # What an article's reader waits for goes ahead of the rest of those under way.
@@ -275,7 +287,7 @@ class Sender:
         assert job.content is not None
         job_id, owner = job.id, self._leases.owner
         messenger = self._outbox.messenger(job.platform)
-        files = await asyncio.to_thread(article_documents, job.title, job.content)
+        files = await _prepared(partial(article_documents, job.title, job.content))
         captions = (texts.article_file_caption, texts.article_html_caption)
         for index in range(max(job.parts_sent - parts, 0), len(files)):
             await self._next_message(job_id)
@@ -298,7 +310,7 @@ class Sender:
         if job.parts_sent > index:
             return
         size = next((size for size in self._sizes() if size.id == job.size), None)
-        quality = await asyncio.to_thread(measure, job.content, job.title)
+        quality = await _prepared(partial(measure, job.content, job.title))
         card = card_screen(texts, quality, size)
         await self._next_message(job_id)
         await self._outbox.messenger(job.platform).send(chat, card)
