@@ -921,7 +921,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     base = SMOKE if options.smoke else defaults
     chosen = {k: getattr(options, k) for k in asdict(base) if getattr(options, k) is not None}
     sizes = Sizes(**{**asdict(base), **chosen})
+    # The machine may be shared: its load, at the start and at the end, says how much.
+    load = {"start": list(os.getloadavg())}
     measures = asyncio.run(run(sizes, options.only, together=options.smoke))
+    load["end"] = list(os.getloadavg())
     print(show(measures))
     report = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -929,6 +932,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             "cpus": os.cpu_count(),
             "platform": platform.platform(),
             "python": platform.python_version(),
+            "load_average": load,
         },
         "command": " ".join(["python -m bench.delivery", *(argv or [])]),
         "sizes": asdict(sizes),

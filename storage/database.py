@@ -32,6 +32,9 @@ _MIGRATIONS = Path(__file__).with_name("migrations")
 _MIGRATION_LOCK_ID = 0x6D616B616C65
 _BACKENDS = frozenset({"sqlite", "postgresql"})
 _SQLITE_PRAGMAS = ("journal_mode=WAL", "busy_timeout=5000", "foreign_keys=ON")
+# The execution options of the engines that ``Database.read`` and an unsynced run use.
+_READER = "makale_reader"
+_UNSYNCED = "makale_unsynced"
 
 
 class DatabaseUnusable(Exception):
@@ -56,6 +59,11 @@ class Database:
         # threads of this process queue on a lock instead of SQLite's busy handler, which
         # sleeps in growing steps (up to 100 ms) while it waits.
         self._turn = threading.Lock() if engine.dialect.name == "sqlite" else nullcontext()
+        # Its transactions begin deferred on SQLite: a reader takes no write lock. Not where
+        # one connection serves every thread (":memory:"): there a read waits its turn.
+        shared = isinstance(engine.pool, StaticPool)
+        self._reader = None if shared else engine.execution_options(**{_READER: True})
+        self._unsynced = engine.execution_options(**{_UNSYNCED: True})
 
     @classmethod
     def connect(cls, url: str) -> Database:
@@ -68,7 +76,9 @@ class Database:
             raise DatabaseUnusable("must be a sqlite:/// or postgresql:// URL") from None
         if parsed.get_backend_name() != "sqlite":
             # Replicas keep connections for hours; the server or a proxy may drop them.
-            return cls(create_engine(parsed, pool_pre_ping=True))
+            engine = create_engine(parsed, pool_pre_ping=True)
+            event.listen(engine, "begin", _begin_postgresql)
+            return cls(engine)
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
             engine = create_engine(parsed, connect_args={"check_same_thread": False})
@@ -128,20 +138,39 @@ class Database:
         with connection:
             yield connection
 
-    async def run(self, work: Callable[[Session], T]) -> T:
+    async def run(self, work: Callable[[Session], T], *, synced: bool = True) -> T:
         """Run ``work`` in a worker thread, in one transaction (see ``run_sync``).
 
         Cancelling the caller does not stop ``work``: it still commits or rolls back in its
         thread, so a cancelled caller cannot tell which; the database is left consistent.
         """
-        return await asyncio.to_thread(self.run_sync, work)
+        return await asyncio.to_thread(self.run_sync, work, synced=synced)
 
-    def run_sync(self, work: Callable[[Session], T]) -> T:
-        """Run ``work`` in one transaction: commit when it returns, roll back when it raises."""
+    async def read(self, work: Callable[[Session], T]) -> T:
+        """Run ``work``, which only reads, in a worker thread, in one transaction that waits
+        for no write under way: SQLite's WAL lets a reader see the last commit meanwhile."""
+        return await asyncio.to_thread(self._read_sync, work)
+
+    def _read_sync(self, work: Callable[[Session], T]) -> T:
+        if self._reader is None:
+            return self.run_sync(work)
+        with (
+            Session(self._reader, expire_on_commit=False) as session,
+            session.begin(),
+        ):
+            return work(session)
+
+    def run_sync(self, work: Callable[[Session], T], *, synced: bool = True) -> T:
+        """Run ``work`` in one transaction: commit when it returns, roll back when it raises.
+
+        Unless ``synced``, the commit does not wait for the disk. The database's log is
+        written in order, so it is on the disk with the next commit that waits: a power cut
+        can lose it only together with everything committed after it.
+        """
         # Rows stay readable after the commit, so work can return them to async callers.
         with (
             self._turn,
-            Session(self._engine, expire_on_commit=False) as session,
+            Session(self._engine if synced else self._unsynced, expire_on_commit=False) as session,
             session.begin(),
         ):
             return work(session)
@@ -197,8 +226,21 @@ def _prepare_sqlite_connection(dbapi_connection: DBAPIConnection, _: ConnectionP
 
 def _begin_immediate(connection: Connection) -> None:
     # Taking the write lock up front lets busy_timeout queue writers; a deferred transaction
-    # that reads, then writes, fails at once with "database is locked" under WAL.
+    # that reads, then writes, fails at once with "database is locked" under WAL. A reader's
+    # never writes, so it need not queue behind the writers.
+    options = connection.get_execution_options()
+    if options.get(_READER, False):
+        connection.exec_driver_sql("BEGIN")
+        return
+    # Set at every write, as a connection keeps it; SQLite refuses it inside a transaction.
+    synchronous = "NORMAL" if options.get(_UNSYNCED, False) else "FULL"
+    connection.exec_driver_sql(f"PRAGMA synchronous={synchronous}")
     connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _begin_postgresql(connection: Connection) -> None:
+    if connection.get_execution_options().get(_UNSYNCED, False):
+        connection.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
 
 
 @contextmanager

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -30,6 +30,7 @@ __all__ = [
     "renew_leases",
     "save_job",
     "save_leased_job",
+    "save_leased_jobs",
     "set_progress_message",
     "settle_job",
 ]
@@ -158,9 +159,10 @@ def claim_jobs(
     platforms: Collection[str],
     limit: int,
     skip: Collection[int] = (),
+    due_by: datetime | None = None,
 ) -> list[Job]:
-    """Lease up to ``limit`` jobs due now, in ``statuses`` and ``platforms``: those half sent
-    first, then the soonest due.
+    """Lease up to ``limit`` jobs due now (or by ``due_by``), in ``statuses`` and ``platforms``:
+    those half sent first, then the soonest due.
 
     A job leased by another owner is skipped until its lease runs out, and so are the ids in
     ``skip`` (work this owner already has in hand). On PostgreSQL the rows another replica is
@@ -169,7 +171,7 @@ def claim_jobs(
     query = select(Job).where(
         col(Job.status).in_(statuses),
         col(Job.platform).in_(platforms),
-        col(Job.next_poll_at) <= now,
+        col(Job.next_poll_at) <= (due_by or now),
         or_(col(Job.lease_until).is_(None), col(Job.lease_until) < now),
     )
     if skip:
@@ -253,6 +255,17 @@ def save_leased_job(session: Session, *, job: Job, owner: str) -> Job | None:
         job.progress_message_id = stored.progress_message_id
         job.progress_text = stored.progress_text
     return session.merge(job)
+
+
+def save_leased_jobs(session: Session, *, jobs: Sequence[Job], owner: str) -> list[int]:
+    """Store each job's changes where ``owner`` still holds its lease (``save_leased_job``);
+    the ids of those it no longer holds."""
+    lost = []
+    for job in jobs:
+        if save_leased_job(session, job=job, owner=owner) is None:
+            assert job.id is not None
+            lost.append(job.id)
+    return lost
 
 
 def settle_job(

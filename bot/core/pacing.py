@@ -16,9 +16,15 @@ counts. A 429 also keeps the
 chat silent for its ``retry_after`` and halves its pace for ``SLOWED_FOR``, then the pace
 recovers.
 
-Interactive answers go first: a send made in the background (``in_background``: delivery)
+Who goes first when the pace is short is the send's ``Priority``, set for a stretch of work
+with ``paced_as``. Interactive answers go first: a send made in the background (delivery)
 leaves ``RESERVE`` tokens of each bucket, the chat's and the bot's, to answers, and never
-books a bot slot ahead of time, so an answer never queues behind an article.
+books a bot slot ahead of time, so an answer never queues behind an article. An article's
+first message goes next: the rest of an article (its other parts, files, card and last line)
+leaves ``REST_RESERVE`` of the bot's tokens to first messages, so an article found finished
+is not kept waiting behind the files of those found before it. A progress line takes only a
+slot free now (``IF_FREE``), else ``NoRoom`` is raised: a fresher line comes with the next
+poll, and a poll must not wait for a line.
 """
 
 from __future__ import annotations
@@ -31,17 +37,21 @@ from collections.abc import Awaitable, Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from enum import IntEnum
 
 __all__ = [
     "MARGIN",
     "RESERVE",
+    "REST_RESERVE",
     "SLOWED_FOR",
     "Bucket",
     "Limit",
+    "NoRoom",
     "Pacer",
+    "Priority",
     "Slot",
     "Window",
-    "in_background",
+    "paced_as",
 ]
 
 # A sweep of idle chats runs after this many reservations, so memory follows active chats.
@@ -53,6 +63,9 @@ _MEMORY_SECONDS = 120.0
 MARGIN = 0.1
 # Tokens of each bucket a background send leaves to interactive answers.
 RESERVE = 1
+# Tokens of the bot's bucket the rest of an article leaves to first messages: a third of a
+# second at Telegram's 30/s, room for the first messages a round finds at once.
+REST_RESERVE = 10
 # The margin follows the slowest of this many requests measured lately, up to _MAX_MARGIN.
 _MEASURED = 64
 _MAX_MARGIN = 1.0
@@ -60,17 +73,38 @@ _MAX_MARGIN = 1.0
 SLOWED_FOR = 60.0
 _SLOWER = 2.0
 
-_BACKGROUND: ContextVar[bool] = ContextVar("paced_in_background", default=False)
+
+class Priority(IntEnum):
+    """Who goes first when the pace is short: the lower, the sooner."""
+
+    ANSWER = 0  # an interactive answer: any slot, booked ahead if need be
+    ARTICLE = 1  # delivery, an article's first message above all
+    REST = 2  # the rest of an article: behind the first messages of the others
+    IF_FREE = 3  # a progress line: a slot free now, or none (``NoRoom``)
+
+
+class NoRoom(Exception):
+    """An ``IF_FREE`` send found no slot free now; it was not sent."""
+
+
+_PRIORITY: ContextVar[Priority] = ContextVar("paced_as", default=Priority.ANSWER)
 
 
 @contextmanager
-def in_background() -> Iterator[None]:
-    """Sends made within (and in tasks started within) yield to interactive answers."""
-    token = _BACKGROUND.set(True)
+def paced_as(priority: Priority) -> Iterator[None]:
+    """Sends made within (and in tasks started within) go at ``priority``."""
+    token = _PRIORITY.set(priority)
     try:
         yield
     finally:
-        _BACKGROUND.reset(token)
+        _PRIORITY.reset(token)
+
+
+def _spare(priority: Priority, bot: bool) -> int:
+    """The tokens of a bucket (the chat's, or the bot's) a send at ``priority`` leaves."""
+    if priority is Priority.ANSWER:
+        return 0
+    return REST_RESERVE if bot and priority >= Priority.REST else RESERVE
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,15 +145,22 @@ class _Log:
     held_until: float = 0.0
     slowed_until: float = 0.0
 
-    def earliest(self, limits: Sequence[Limit], now: float, margin: float, spare: int) -> float:
+    def earliest(
+        self, limits: Sequence[Limit], now: float, margin: float, spare: int, kept: int
+    ) -> float:
         """The first moment at or after ``now`` when one more send keeps every limit, with
-        ``spare`` tokens left in each bucket."""
+        ``spare`` tokens left in each bucket.
+
+        The margin never takes the ``kept`` tokens the priorities leave each other: however
+        late answers come back, an answer or a first message still finds its room.
+        """
         at = max(now, self.held_until, self.last)
         for limit in limits:
             if isinstance(limit, Bucket):
                 step = self._step(limit, now)
                 # How far ahead of its pace the bucket's burst lets a send be, less the margin.
-                ahead = max(0.0, (limit.burst - 1) / limit.per_second - margin)
+                room = min(kept, limit.burst - 1) / limit.per_second
+                ahead = max(room, (limit.burst - 1) / limit.per_second - margin)
                 at = max(at, self.arrivals.get(limit, 0.0) - ahead + spare * step)
             elif len(self.times) >= limit.count:
                 at = max(at, self.times[-limit.count] + limit.seconds)
@@ -187,32 +228,49 @@ class Pacer:
         return min(max(self._margin, *self._took, 0.0), _MAX_MARGIN)
 
     async def wait(self, chat: Hashable, limits: Sequence[Limit]) -> float:
-        """Sleep until one more message may go to ``chat``; its slot is then taken: when."""
-        background = _BACKGROUND.get()
+        """Sleep until one more message may go to ``chat``; its slot is then taken: when.
+
+        At ``Priority.IF_FREE``, raise ``NoRoom`` instead of sleeping.
+        """
+        priority = _PRIORITY.get()
         while True:
             now = self._clock()
-            slot = self.reserve(chat, limits, now, background=background)
+            slot = self.reserve(chat, limits, now, priority=priority)
+            if priority is Priority.IF_FREE and not slot.reserved:
+                raise NoRoom(chat)
             if slot.at > now:
                 await self._sleep(slot.at - now)
             if slot.reserved:
                 return slot.at
 
     def reserve(
-        self, chat: Hashable, limits: Sequence[Limit], now: float, *, background: bool = False
+        self,
+        chat: Hashable,
+        limits: Sequence[Limit],
+        now: float,
+        *,
+        priority: Priority = Priority.ANSWER,
     ) -> Slot:
         """Take the bot's next slot once ``chat`` is ready, else say when it will be.
 
-        In the background, a send leaves ``RESERVE`` tokens of each bucket and takes only a
-        bot slot free now: one booked ahead would make a later answer queue behind it.
+        Below ``Priority.ANSWER``, a send leaves tokens of each bucket (``_spare``) and takes
+        only a bot slot free now: one booked ahead would make a later answer queue behind it.
         """
-        spare = RESERVE if background else 0
         margin = self.margin
         log = self._chats.setdefault(chat, _Log())
-        ready = log.earliest(limits, now, margin, spare)
+        ready = log.earliest(
+            limits, now, margin, _spare(priority, bot=False), _spare(Priority.IF_FREE, bot=False)
+        )
         if ready > now:
             return Slot(ready, reserved=False)
-        at = self._bot.earliest(self._overall, now, margin, spare)
-        if background and at > now:
+        at = self._bot.earliest(
+            self._overall,
+            now,
+            margin,
+            _spare(priority, bot=True),
+            _spare(Priority.IF_FREE, bot=True),
+        )
+        if priority is not Priority.ANSWER and at > now:
             return Slot(at, reserved=False)
         log.take(limits, at)
         self._bot.take(self._overall, at)

@@ -37,8 +37,9 @@ def schedule_polling(scheduler: AsyncIOScheduler, delivery: Delivery, interval: 
         seconds=interval.total_seconds(),
         id=DELIVERY_JOB_ID,
         replace_existing=True,
-        # One round at a time; rounds missed while one ran long collapse into one.
-        max_instances=1,
+        # One round at a time (the rounds' own lock), and one more waiting: the ticks missed
+        # while a round ran long collapse into one, which starts as soon as that round ends.
+        max_instances=2,
         coalesce=True,
         # A late round is still worth running; APScheduler would skip one over a second late.
         misfire_grace_time=None,

@@ -2,28 +2,40 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from sqlalchemy import Connection, Engine, event
 
-from bot.api import RateLimited
+from bot.api import Article, RateLimited
 from bot.core.again import again_row
 from bot.core.article import article_blocks
 from bot.core.delivery import MAX_POLL_WAIT, MISSING_GRACE
-from bot.core.delivery.polling import BACKOFF_SHARE, EARLY
+from bot.core.delivery.polling import AHEAD, BACKOFF_SHARE, EARLY
 from bot.core.events import ChatAddress
+from bot.core.pacing import Bucket, Pacer
 from bot.core.ports import ChatUnreachable
 from bot.core.richtext import plain_text
 from bot.core.scheduler import DELIVERY_JOB_ID, schedule_polling
+from bot.core.screens import Screen
 from bot.core.texts import texts_for
+from bot.core.upstream import Upstream
 from storage import Database, Job, JobStatus, jobs, users
 from tests.fake_upstream import FakeUpstream
-from tests.fakes import CHAT_ID, USER_ID, DeliveryRig, delivery_rig, wait_until
+from tests.fakes import (
+    CHAT_ID,
+    USER_ID,
+    DeliveryRig,
+    RecordingMessenger,
+    delivery_rig,
+    wait_until,
+)
 
 TR = texts_for("tr")
 EN = texts_for("en")
@@ -89,6 +101,53 @@ async def test_progress_is_edited_only_when_its_text_changes(sqlite_database: Da
         assert edits[1].text == TR.progress.format(title=TITLE, progress=second)
         assert (await rig.job(job.id)).progress == second
         assert len(rig.messenger.sent) == 1
+
+
+class PacedMessenger(RecordingMessenger):
+    """Records what passed a pacer on a clock of the test's own, as a platform's messenger
+    waits for its pacer."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.now = 0.0
+        self.pacer = Pacer(clock=lambda: self.now)
+
+    async def send(self, chat: ChatAddress, screen: Screen) -> str | None:
+        """Wait for the chat's slot, then record the message."""
+        await self.pacer.wait(chat.chat_id, (Bucket(3, 1.0),))
+        return await super().send(chat, screen)
+
+    async def edit(self, chat: ChatAddress, message_id: str, screen: Screen) -> None:
+        """Wait for the chat's slot, then record the edit."""
+        await self.pacer.wait(chat.chat_id, (Bucket(3, 1.0),))
+        await super().edit(chat, message_id, screen)
+
+
+async def test_a_round_never_waits_for_a_progress_line_the_pace_has_no_room_for(
+    sqlite_database: Database,
+) -> None:
+    async with delivery_rig(sqlite_database, speed=0.01) as rig:
+        messenger = PacedMessenger()
+        delivery = await rig.delivery(messenger=messenger)
+        job = await rig.order(TITLE)
+        await delivery.outbox.announce(job)
+        rig.clock.now = job.next_poll_at
+        rig.sandbox.state.clock.advance(rig.upstream_seconds(job.request_id) / 2)
+        # The chat is busy for a minute (articles going out, say).
+        messenger.pacer.hold(CHAT_ID, 60.0)
+
+        await asyncio.wait_for(delivery.poll_once(), 10)
+
+        assert messenger.edits == [], "no room now: the line is left for a later poll"
+        stored = await rig.job(job.id)
+        assert stored.progress is not None
+        assert 0 < stored.progress < 100
+        assert stored.next_poll_at > rig.clock(), "the poll itself counted"
+        messenger.now = 61.0
+        rig.clock.now = stored.next_poll_at
+        await delivery.poll_once()
+        (edit,) = messenger.edits
+        assert edit.text == TR.progress.format(title=TITLE, progress=stored.progress)
 
 
 async def test_finished_article_is_delivered_whole_once_with_its_file(rig: DeliveryRig) -> None:
@@ -471,7 +530,8 @@ async def test_the_scheduler_runs_a_round_at_start_then_one_at_a_time(rig: Deliv
     scheduler = AsyncIOScheduler()
     schedule_polling(scheduler, delivery, timedelta(hours=1))
     scheduled = scheduler.get_job(DELIVERY_JOB_ID)
-    assert (scheduled.max_instances, scheduled.coalesce) == (1, True)
+    # One round running, and at most one more waiting for it (the rounds' own lock).
+    assert (scheduled.max_instances, scheduled.coalesce) == (2, True)
 
     async def delivered_and_released() -> bool:
         stored = await rig.job(job.id)
@@ -484,6 +544,51 @@ async def test_the_scheduler_runs_a_round_at_start_then_one_at_a_time(rig: Deliv
         scheduler.shutdown(wait=False)
 
     assert rig.messenger.file_kinds == ["md", "html"]
+
+
+class HeldUpstream:
+    """The sandbox's client, whose first own-articles call waits until released."""
+
+    def __init__(self, api: Upstream) -> None:
+        self._api = api
+        self.release = asyncio.Event()
+        self.asked: list[float] = []
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._api, name)
+
+    async def articles(self, token: str, **kwargs: Any) -> list[Article]:
+        """Ask the sandbox, the first time only once released."""
+        self.asked.append(time.monotonic())
+        await self.release.wait()
+        return await self._api.articles(token, **kwargs)
+
+
+async def test_a_round_that_runs_past_its_next_tick_is_followed_at_once(
+    rig: DeliveryRig,
+) -> None:
+    held = HeldUpstream(rig.api)
+    delivery = await rig.delivery(api=cast("Upstream", held))
+    job = await rig.order(TITLE)
+    rig.clock.now = job.next_poll_at
+    scheduler = AsyncIOScheduler()
+    interval = 3.0
+    schedule_polling(scheduler, delivery, timedelta(seconds=interval))
+    scheduler.start()
+    try:
+        await wait_until(lambda: len(held.asked) == 1)
+        tick = scheduler.get_job(DELIVERY_JOB_ID).next_run_time
+        # The next tick comes while the first round still waits for the upstream.
+        await wait_until(lambda: scheduler.get_job(DELIVERY_JOB_ID).next_run_time > tick)
+        rig.clock.advance(NEXT_ROUND)
+        released = time.monotonic()
+        held.release.set()
+        await wait_until(lambda: len(held.asked) == 2)
+    finally:
+        scheduler.shutdown(wait=False)
+        await delivery.stop()
+
+    assert held.asked[1] - released < interval / 2, "not an interval after the tick it missed"
 
 
 async def test_an_unexpected_error_in_one_job_postpones_it_and_the_others_go_on(
@@ -547,6 +652,24 @@ async def test_a_rate_limited_poll_waits_what_the_upstream_asks_up_to_the_cap(
     stored = await rig.job(job.id)
     assert (stored.status, stored.failures) == (JobStatus.PENDING, 1)
     assert stored.next_poll_at == rig.clock() + timedelta(seconds=wait)
+
+
+async def test_a_round_takes_the_jobs_that_become_due_while_it_runs(rig: DeliveryRig) -> None:
+    # Rounds come every interval, at no particular phase: the one under way when the estimate
+    # comes asks, not the next one, up to a whole interval after it.
+    delivery = await rig.delivery(poll_interval=2)
+    job = await rig.order(TITLE)
+    rig.clock.now = job.next_poll_at - timedelta(seconds=2 * AHEAD * 0.9)
+    asked = len(rig.sandbox.state.request_log)
+
+    await delivery.poll_once()
+
+    assert (await rig.job(job.id)).last_seen_at is not None, "polled"
+    assert len(rig.sandbox.state.request_log) > asked
+    later = await rig.order(TITLE)
+    rig.clock.now = later.next_poll_at - timedelta(seconds=2 * AHEAD * 1.1)
+    await delivery.poll_once()
+    assert (await rig.job(later.id)).last_seen_at is None, "not yet due while this round runs"
 
 
 async def test_a_late_job_showing_its_progress_is_polled_when_it_should_be_done(

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import make_url
+from sqlalchemy import make_url, text
 from sqlalchemy.exc import IntegrityError, StatementError
 from sqlmodel import Session, SQLModel
 
@@ -127,6 +128,56 @@ async def test_run_works_in_a_thread_from_async_code(database: Database) -> None
         )
     )
     assert user.platform == "shell"
+
+
+async def test_a_read_waits_for_no_write_under_way_and_sees_what_was_committed(
+    database: Database, chat_user: ChatUser
+) -> None:
+    writing, release = threading.Event(), threading.Event()
+
+    def slow_write(session: Session) -> None:
+        users.set_locale(session, user_id=chat_user.id, locale="en")
+        writing.set()
+        release.wait(30)
+
+    writer = asyncio.create_task(database.run(slow_write))
+    await asyncio.to_thread(writing.wait, 30)
+    try:
+        read = await asyncio.wait_for(
+            database.read(lambda session: session.get(ChatUser, chat_user.id)), 10
+        )
+    finally:
+        release.set()
+        await writer
+
+    assert read is not None
+    assert read.locale == chat_user.locale, "the write was not committed yet"
+    after = await database.read(lambda session: session.get(ChatUser, chat_user.id))
+    assert after is not None
+    assert after.locale == "en"
+
+
+def commit_waits_for_the_disk(session: Session) -> bool:
+    """Whether this transaction's commit waits until the disk has it."""
+    if session.get_bind().dialect.name == "sqlite":
+        # In WAL mode, NORMAL (1) syncs at checkpoints only; FULL (2) at every commit.
+        return int(session.exec(text("PRAGMA synchronous")).one()[0]) >= 2
+    return str(session.exec(text("SHOW synchronous_commit")).one()[0]) != "off"
+
+
+def test_a_commit_waits_for_the_disk_unless_asked_not_to_and_only_that_one(
+    database: Database,
+) -> None:
+    assert database.run_sync(commit_waits_for_the_disk)
+    assert not database.run_sync(commit_waits_for_the_disk, synced=False)
+    assert database.run_sync(commit_waits_for_the_disk), "the next transaction waits again"
+    created = database.run_sync(
+        lambda session: users.get_or_create_user(
+            session, platform="shell", workspace="", external_id="unsynced"
+        ),
+        synced=False,
+    )
+    assert database.run_sync(lambda session: session.get(ChatUser, created.id)) is not None
 
 
 def test_timestamps_come_back_aware_in_utc(database: Database, chat_user: ChatUser) -> None:

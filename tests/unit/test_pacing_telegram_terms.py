@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.core.pacing import RESERVE, SLOWED_FOR, Pacer
+from bot.core.pacing import RESERVE, SLOWED_FOR, NoRoom, Pacer, Priority, paced_as
 from bot.telegram.pacing import BOT_LIMITS, PRIVATE_LIMITS
 from tests.telegram_limits import TELEGRAM_LIMITS, Throttle
 
@@ -17,14 +17,14 @@ from tests.telegram_limits import TELEGRAM_LIMITS, Throttle
 JITTER = 0.1
 
 
-def dispatched(pacer: Pacer, arrivals: list[tuple[float, int]], background: bool) -> list[float]:
+def dispatched(pacer: Pacer, arrivals: list[tuple[float, int]], priority: Priority) -> list[float]:
     """Run every request the way ``Pacer.wait`` does; (send time, chat) of each, in order."""
     sent = []
     events = [(at, order, chat) for order, (at, chat) in enumerate(arrivals)]
     heapq.heapify(events)
     while events:
         now, order, chat = heapq.heappop(events)
-        slot = pacer.reserve(chat, PRIVATE_LIMITS, now, background=background)
+        slot = pacer.reserve(chat, PRIVATE_LIMITS, now, priority=priority)
         if slot.reserved:
             sent.append((slot.at, chat))
         else:
@@ -32,15 +32,17 @@ def dispatched(pacer: Pacer, arrivals: list[tuple[float, int]], background: bool
     return sent
 
 
-@pytest.mark.parametrize("background", [False, True])
+@pytest.mark.parametrize("priority", list(Priority)[:-1])
 @pytest.mark.parametrize("seed", range(3))
-def test_sends_reaching_telegram_with_jitter_are_never_refused(background: bool, seed: int) -> None:
+def test_sends_reaching_telegram_with_jitter_are_never_refused(
+    priority: Priority, seed: int
+) -> None:
     draw = random.Random(seed)
     # Far more than the chats take: each is paced at its limit most of the time.
     arrivals = [(draw.uniform(0, 20), draw.randint(1, 8)) for _ in range(200)]
     arrivals += [(draw.uniform(0, 20), draw.randint(100, 400)) for _ in range(400)]
     pacer = Pacer(BOT_LIMITS, clock=lambda: 0.0)
-    sent = dispatched(pacer, arrivals, background)
+    sent = dispatched(pacer, arrivals, priority)
     reaching = sorted((at + draw.uniform(0, JITTER), chat) for at, chat in sent)
     clock = [0.0]
     telegram = Throttle(TELEGRAM_LIMITS, clock=lambda: clock[0])
@@ -68,10 +70,10 @@ def test_background_sends_leave_room_for_an_answer_in_the_chat_and_the_bot() -> 
     pacer = Pacer(BOT_LIMITS, clock=lambda: 0.0)
     # Delivery takes all it may of the bot, now, over many chats, and of the person's chat.
     taken = sum(
-        pacer.reserve(chat, PRIVATE_LIMITS, 0.0, background=True).reserved
+        pacer.reserve(chat, PRIVATE_LIMITS, 0.0, priority=Priority.ARTICLE).reserved
         for chat in range(100, 200)
     )
-    while pacer.reserve(7, PRIVATE_LIMITS, 0.0, background=True).reserved:
+    while pacer.reserve(7, PRIVATE_LIMITS, 0.0, priority=Priority.ARTICLE).reserved:
         taken += 1
 
     answer = pacer.reserve(7, PRIVATE_LIMITS, 0.0)
@@ -137,3 +139,61 @@ def test_a_send_counts_from_its_answer_and_slow_answers_widen_the_margin() -> No
     # before the bucket, judged from then, has a token again.
     fourth = pacer.reserve(7, PRIVATE_LIMITS, now[0])
     assert fourth.at >= slots[-1] + 0.6 + 1.0 - (2.0 - 0.6)
+
+
+def served_in_order(pacer: Pacer, waiting: list[tuple[int, Priority]]) -> list[tuple[float, int]]:
+    """Requests all waiting from time 0, each retried when its slot says, the way
+    ``Pacer.wait`` does in the background; (send time, chat) in the order they were sent."""
+    order = []
+    events = [(0.0, n, chat, priority) for n, (chat, priority) in enumerate(waiting)]
+    heapq.heapify(events)
+    while events:
+        now, n, chat, priority = heapq.heappop(events)
+        slot = pacer.reserve(chat, PRIVATE_LIMITS, now, priority=priority)
+        if slot.reserved:
+            order.append((slot.at, chat))
+        else:
+            heapq.heappush(events, (slot.at, n, chat, priority))
+    return order
+
+
+# The margin of a good day, and of a busy host whose answers come back a second late.
+@pytest.mark.parametrize("margin", [0.1, 1.0])
+def test_an_articles_first_message_goes_ahead_of_the_rest_of_the_articles_before_it(
+    margin: float,
+) -> None:
+    pacer = Pacer(BOT_LIMITS, margin=margin, clock=lambda: 0.0)
+    # Ninety files and cards of articles already under way, each in a chat of its own, and
+    # then the first messages of ten articles just found finished.
+    rest = [(chat, Priority.REST) for chat in range(100, 190)]
+    first = [(chat, Priority.ARTICLE) for chat in range(200, 210)]
+
+    order = served_in_order(pacer, rest + first)
+
+    chats = [chat for _, chat in order]
+    assert len(chats) == 100
+    assert max(chats.index(chat) for chat, _ in first) < 30, "within the bot's first second"
+    # The rest still goes at the bot's pace: no priority slows it when nothing goes first.
+    assert order[-1][0] <= 100 / 29
+
+
+def test_a_send_that_must_not_wait_is_refused_at_once_when_there_is_no_room() -> None:
+    pacer = Pacer(BOT_LIMITS, clock=lambda: 0.0)
+    while pacer.reserve(7, PRIVATE_LIMITS, 0.0, priority=Priority.REST).reserved:
+        pass
+
+    refused = pacer.reserve(7, PRIVATE_LIMITS, 0.0, priority=Priority.IF_FREE)
+    other_chat = pacer.reserve(8, PRIVATE_LIMITS, 0.0, priority=Priority.IF_FREE)
+
+    assert not refused.reserved
+    assert other_chat.reserved
+
+
+async def test_waiting_for_a_send_that_must_not_wait_raises_no_room() -> None:
+    pacer = Pacer(BOT_LIMITS, clock=lambda: 0.0)
+    pacer.hold(7, 60.0)
+
+    with paced_as(Priority.IF_FREE), pytest.raises(NoRoom):
+        await pacer.wait(7, PRIVATE_LIMITS)
+    with paced_as(Priority.IF_FREE):
+        assert await pacer.wait(8, PRIVATE_LIMITS) == 0.0

@@ -36,7 +36,7 @@ class SessionStore:
 
     async def load(self, user_id: int) -> StoredSession | None:
         """The user's session; None when logged out (or no key decrypts it)."""
-        return await self._db.run(
+        return await self._db.read(
             lambda s: upstream_sessions.load_session(
                 s, cipher=self._cipher, user_id=user_id, upstream_url=self.upstream_url
             )

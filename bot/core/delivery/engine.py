@@ -24,7 +24,7 @@ from bot.core.delivery.outbox import Outbox
 from bot.core.delivery.poller import Poller
 from bot.core.delivery.sender import Sender, SizeList
 from bot.core.operations import Operations
-from bot.core.pacing import in_background
+from bot.core.pacing import Priority, paced_as
 from bot.core.platforms import Platforms
 from bot.core.ports import Messenger
 from bot.core.upstream import Upstream
@@ -100,7 +100,7 @@ class Delivery:
         self._led: frozenset[str] = frozenset()
         self._round = asyncio.Lock()
         self._heartbeat: asyncio.Task[None] | None = None
-        self._scheduled: asyncio.Task[None] | None = None
+        self._scheduled: set[asyncio.Task[None]] = set()
         self._stopping = False
 
     @property
@@ -114,11 +114,14 @@ class Delivery:
         The sender goes on in the background; the scheduler runs this every poll interval.
         Its messages, and the sender's, yield to interactive answers.
         """
-        with in_background():
+        with paced_as(Priority.ARTICLE):
             await self._one_round()
 
-    async def _one_round(self) -> None:
+    async def _one_round(self, *, scheduled: bool = False) -> None:
         async with self._round:
+            if scheduled and self._stopping:
+                # It waited for the round before it, and a stop began meanwhile.
+                return
             await self._lead()
             if self._led:
                 # Articles already finished (a dead process's among them) go out while the
@@ -132,15 +135,20 @@ class Delivery:
     async def scheduled_round(self) -> None:
         """The scheduler's round, in a task of its own that only ``stop`` may cut short.
 
+        A tick that comes while a round runs waits for it (the scheduler lets two in) and
+        runs right after: a round that ran long is followed at once, not an interval later.
         Cut short, it ends quietly: the scheduler would log a round cancelled under it as an
         error, and a scheduler's shutdown cancels whatever runs.
         """
         if self._stopping:
             return
-        self._scheduled = asyncio.create_task(self.run_round(), name="delivery round")
-        await asyncio.wait({self._scheduled})
-        if not self._scheduled.cancelled():
-            self._scheduled.result()
+        with paced_as(Priority.ARTICLE):
+            task = asyncio.create_task(self._one_round(scheduled=True), name="delivery round")
+        self._scheduled.add(task)
+        task.add_done_callback(self._scheduled.discard)
+        await asyncio.wait({task})
+        if not task.cancelled():
+            task.result()
 
     async def poll_once(self) -> None:
         """A round, then the wait for everything it handed to the sender to be sent."""
@@ -179,15 +187,16 @@ class Delivery:
             self._led = frozenset()
 
     async def _end_round(self, grace: float) -> None:
-        """Wait for the scheduled round under way; cut it short after ``grace`` seconds."""
-        running = self._scheduled
-        if running is None or running.done():
+        """Wait for the scheduled rounds under way; cut them short after ``grace`` seconds."""
+        running = set(self._scheduled)
+        if not running:
             return
-        await asyncio.wait({running}, timeout=grace)
-        if not running.done():
+        _, late = await asyncio.wait(running, timeout=grace)
+        if late:
             log.info("stopping: the round under way is cut short, its leases handed back")
-            running.cancel()
-            await asyncio.wait({running})
+            for task in late:
+                task.cancel()
+            await asyncio.wait(late)
 
     async def _lead(self) -> None:
         """Take or confirm the delivery lock of each platform this process has a messenger for."""
@@ -224,7 +233,7 @@ class Delivery:
             log.exception("reconciling orders failed; delivering anyway")
 
     async def _keep_leases(self) -> None:
-        with in_background():
+        with paced_as(Priority.ARTICLE):
             await self._renew_leases()
 
     async def _renew_leases(self) -> None:

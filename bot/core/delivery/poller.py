@@ -26,6 +26,7 @@ from bot.core.delivery.polling import MAX_POLL_WAIT, PollPolicy
 from bot.core.delivery.waits import failure_wait, unreachable_for_good
 from bot.core.errors import NotLoggedIn, SessionExpired
 from bot.core.operations import Operations
+from bot.core.pacing import NoRoom, Priority, paced_as
 from bot.core.ports import MessengerError
 from bot.core.states import JobStatus
 from bot.core.upstream import Upstream
@@ -98,6 +99,8 @@ class Poller:
         self._lines: list[tuple[ChatUser, Job, datetime]] = []
         # Jobs of the round handed to the sender: their leases are the sender's now.
         self._handed: set[int] = set()
+        # Jobs still pending after their poll: stored together once their lines are shown.
+        self._pending: list[Job] = []
         self._halted = False
 
     def halt(self, halted: bool = True) -> None:
@@ -110,6 +113,7 @@ class Poller:
         self._users.clear()
         self._lines.clear()
         self._handed.clear()
+        self._pending.clear()
         now = self._clock()
         claimed = await self._db.run(
             lambda s: jobs.claim_jobs(
@@ -120,6 +124,7 @@ class Poller:
                 statuses=(JobStatus.PENDING,),
                 platforms=platforms,
                 limit=_BATCH,
+                due_by=self._policy.due_by(now),
             )
         )
         self._leases.hold(claimed)
@@ -141,6 +146,7 @@ class Poller:
         try:
             await asyncio.gather(*(one_user(uid, batch) for uid, batch in by_user.items()))
             await asyncio.gather(*(one_line(*line) for line in self._lines))
+            await self._store_pending()
         finally:
             # Not the finished jobs: the sender has their leases, or may have claimed them
             # since under the same owner, and a release here would take those from under it.
@@ -239,8 +245,10 @@ class Poller:
             if article is not None:
                 shown, job.progress = job.progress, article.progress
                 # Polled every interval near its estimate, a job's line changes each time:
-                # shown per tenth, so that 60 lines do not take the bot's whole pace.
-                if _tenth(shown) != _tenth(job.progress):
+                # shown per tenth, so that 60 lines do not take the bot's whole pace. Its text
+                # is unknown until shown, so a line the pace had no room for comes next poll.
+                if job.progress_text is None or _tenth(shown) != _tenth(job.progress):
+                    job.progress_text = None
                     self._lines.append((user, job, now))
             job.failures = 0
             job.next_poll_at = self._policy.due(
@@ -249,7 +257,7 @@ class Poller:
                 expected_at=job.expected_at,
                 progress=job.progress,
             )
-            await self._store(job)
+            self._pending.append(job)
 
     async def _finish(self, user: ChatUser, job: Job, article: Article, now: datetime) -> None:
         """Store the finished job, due at once, and hand it to the sender with its lease and
@@ -275,12 +283,18 @@ class Poller:
             await self._leases.release([_id(job)])
 
     async def _show_line(self, user: ChatUser, job: Job, now: datetime) -> None:
-        """Show a pending job's progress line (its state is stored already), and store it."""
+        """Show a pending job's progress line (stored with the job's state after the round).
+
+        Only when the pace has room now: the round must not wait for a line, and the line
+        not for the articles going out; the next poll shows a fresher one.
+        """
         try:
             await self._leases.ensure(_id(job))
             text = self._outbox.progress.text(user, job)
-            await self._outbox.progress.show(job, user, text)
-            await self._store(job)
+            with paced_as(Priority.IF_FREE):
+                await self._outbox.progress.show(job, user, text)
+        except NoRoom:
+            log.debug("job %s (%s): no room for its progress line now", job.id, job.request_id)
         except LeaseLost:
             log.warning("job %s (%s): lease lost mid-round", job.id, job.request_id)
         except (MessengerError, ArticleApiError, NotLoggedIn) as err:
@@ -325,6 +339,15 @@ class Poller:
         if user_id not in self._users:
             self._users[user_id] = await self._outbox.recipients.user(user_id)
         return self._users[user_id]
+
+    async def _store_pending(self) -> None:
+        """Store the round's still pending jobs in one write, each while its lease holds."""
+        pending, owner = list(self._pending), self._leases.owner
+        if not pending:
+            return
+        lost = await self._db.run(lambda s: jobs.save_leased_jobs(s, jobs=pending, owner=owner))
+        for job_id in lost:
+            log.warning("job %s: lease lost mid-round", job_id)
 
     async def _store(self, job: Job) -> None:
         """Store the job's changes while this process still holds its lease."""

@@ -15,7 +15,10 @@ With an interval of 15 s, a 10-minute job is polled at 10:00, 10:15, 10:30, ... 
 No wait is under the interval, nor over the cap (or the interval, when that is longer).
 
 A job due after a wait of one interval must be taken by the round one interval later, not
-the one after it: so each wait is a quarter interval shorter than it says (``EARLY``).
+the one after it: so each wait is a quarter interval shorter than it says (``EARLY``). And a
+round asks its users over a moment, not all at its start, so it takes the jobs that become
+due within an eighth of an interval (``AHEAD``): the first poll of a job, at its estimate,
+is then asked about its time rather than by the next round, up to an interval later.
 """
 
 from __future__ import annotations
@@ -23,12 +26,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-__all__ = ["BACKOFF_SHARE", "CLOSE", "EARLY", "MAX_POLL_WAIT", "PollPolicy"]
+__all__ = ["AHEAD", "BACKOFF_SHARE", "CLOSE", "EARLY", "MAX_POLL_WAIT", "PollPolicy"]
 
 MAX_POLL_WAIT = timedelta(minutes=5)
 CLOSE = 2.0
 BACKOFF_SHARE = 0.25
 EARLY = 0.25
+AHEAD = 0.125
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,3 +75,7 @@ class PollPolicy:
         """When to poll next: the wait, a quarter interval early for the round to take it."""
         wait = self.wait(now=now, created_at=created_at, expected_at=expected_at, progress=progress)
         return now + wait - self.interval * EARLY
+
+    def due_by(self, now: datetime) -> datetime:
+        """The latest due time a round starting ``now`` takes a job for."""
+        return now + self.interval * AHEAD

@@ -22,6 +22,6 @@ class Recipients:
 
     async def user(self, user_id: int) -> ChatUser:
         """The chat user a job or draft belongs to."""
-        user = await self._db.run(lambda s: users.get_user(s, user_id=user_id))
+        user = await self._db.read(lambda s: users.get_user(s, user_id=user_id))
         assert user is not None, "a job's user is deleted only with the job"
         return user

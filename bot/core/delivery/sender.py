@@ -14,9 +14,11 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Callable, Collection, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import timedelta
 from functools import partial
+from typing import TypeVar
 
 from bot.api import DEFAULT_SIZES, Size
 from bot.core.again import again_row
@@ -28,8 +30,11 @@ from bot.core.delivery.waits import failure_wait, unreachable_for_good
 from bot.core.events import ChatAddress
 from bot.core.export import article_documents
 from bot.core.operations import Operations
+from bot.core.pacing import Priority, paced_as
 from bot.core.ports import ChatUnreachable, MessengerError
 from bot.core.quality import card_screen, measure
+from bot.core.richtext import Block
+from bot.core.screens import Button, Screen
 from bot.core.states import JobStatus
 from bot.core.texts import Texts
 from storage import Database, jobs
@@ -50,8 +55,18 @@ _MAX_WAIT = timedelta(minutes=5)
 # How long a stop waits for the messages in flight before it cancels what still waits.
 _STOP_GRACE = 5.0
 
+# Articles are prepared (parsed, split, rendered) one at a time in a thread of their own: in
+# the default pool, many at once, they would hold up the database work of every answer.
+_PREPARING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="article")
+
 _ChatKey = tuple[str, str]
+T = TypeVar("T")
 SizeList = Callable[[], Sequence[Size]]
+
+
+async def _prepared(work: Callable[[], T]) -> T:
+    """What ``work`` (CPU work on an article) returns, computed off the event loop."""
+    return await asyncio.get_running_loop().run_in_executor(_PREPARING, work)
 
 
 def _interface_sizes() -> Sequence[Size]:
@@ -244,23 +259,30 @@ class Sender:
         # The same content always splits the same way, so parts_sent stays valid after a restart.
         # A plan's channel gets the article alone: its readers must not order it again.
         again = () if job.owner_chat_id else again_row(texts, job.chat_user_id, job.request_id)
-        blocks = article_blocks(job.content, job.title, table_note=texts.table_note)
-        parts = self._outbox.messengers.article_screens(job.platform, blocks, again)
-        owner = self._leases.owner
-        for index in range(job.parts_sent, len(parts)):
-            await self._next_message(job_id)
-            await messenger.send(chat, parts[index])
+        # Parsing and splitting an article is CPU work: in a worker thread, so that answers
+        # do not wait behind many articles prepared at once (as for its files and its card).
+        blocks = partial(article_blocks, job.content, job.title, table_note=texts.table_note)
+        parts = await _prepared(partial(self._parts, job.platform, blocks, again))
+        owner, first = self._leases.owner, job.parts_sent
+        for index in range(first, len(parts)):
+            # What an article's reader waits for goes ahead of the rest of those under way.
+            with paced_as(Priority.ARTICLE if index == first else Priority.REST):
+                await self._next_message(job_id)
+                await messenger.send(chat, parts[index])
             await self._fenced(
                 job_id, partial(jobs.record_part, job_id=job_id, owner=owner, parts_sent=index)
             )
             job.parts_sent = index + 1
-        if not job.file_sent:
-            await self._send_files(job, chat, len(parts), texts)
-        # The card is for whoever ordered: in a plan's channel, its owner privately.
-        card_chat = self._outbox.addresses.progress_chat(job, user) if job.owner_chat_id else chat
-        await self._send_card(job, card_chat, len(parts), texts)
         ready = texts.article_ready.format(title=job.title)
-        await self._outbox.progress.finish(job, user, ready)
+        with paced_as(Priority.REST):
+            if not job.file_sent:
+                await self._send_files(job, chat, len(parts), texts)
+            # The card is for whoever ordered: in a plan's channel, its owner privately.
+            card_chat = (
+                self._outbox.addresses.progress_chat(job, user) if job.owner_chat_id else chat
+            )
+            await self._send_card(job, card_chat, len(parts), texts)
+            await self._outbox.progress.finish(job, user, ready)
         known = job.progress_message_id
         job.status, job.delivered_at, job.failures = JobStatus.DELIVERED, self._clock(), 0
         stored = await self._done(job)
@@ -270,13 +292,19 @@ class Sender:
         log.info("delivered job %s (%s) in %d parts", job.id, job.request_id, len(parts))
         await self._operations.article_ended(JobStatus.DELIVERED, str(job_id))
 
+    def _parts(
+        self, platform: str, blocks: Callable[[], tuple[Block, ...]], again: tuple[Button, ...]
+    ) -> list[Screen]:
+        """The article's messages, each fitting the platform (the last with ``again``)."""
+        return self._outbox.messengers.article_screens(platform, blocks(), again)
+
     async def _send_files(self, job: Job, chat: ChatAddress, parts: int, texts: Texts) -> None:
         """The Markdown and HTML files after the parts, each counted as one more part once out."""
         assert job.id is not None
         assert job.content is not None
         job_id, owner = job.id, self._leases.owner
         messenger = self._outbox.messengers[job.platform]
-        files = article_documents(job.title, job.content)
+        files = await _prepared(partial(article_documents, job.title, job.content))
         captions = (texts.article_file_caption, texts.article_html_caption)
         for index in range(max(job.parts_sent - parts, 0), len(files)):
             await self._next_message(job_id)
@@ -299,7 +327,8 @@ class Sender:
         if job.parts_sent > index:
             return
         size = next((size for size in self._sizes() if size.id == job.size), None)
-        card = card_screen(texts, measure(job.content, job.title), size)
+        quality = await _prepared(partial(measure, job.content, job.title))
+        card = card_screen(texts, quality, size)
         await self._next_message(job_id)
         await self._outbox.messengers[job.platform].send(chat, card)
         await self._fenced(
