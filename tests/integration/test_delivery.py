@@ -130,7 +130,7 @@ async def test_a_round_never_waits_for_a_progress_line_the_pace_has_no_room_for(
         messenger = PacedMessenger()
         delivery = await rig.delivery(messenger=messenger)
         job = await rig.order(TITLE)
-        await delivery.outbox.announce(job)
+        await delivery.outbox.progress.announce(job)
         rig.clock.now = job.next_poll_at
         rig.sandbox.state.clock.advance(rig.upstream_seconds(job.request_id) / 2)
         # The chat is busy for a minute (articles going out, say).
