@@ -32,6 +32,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -44,6 +45,7 @@ from sqlmodel import Session
 from telegram import Bot, Update
 from telegram.ext import Application, CommandHandler, ContextTypes
 
+from bench import forked
 from bench.order_flow import NullMessenger
 from bot.api import ArticleApi
 from bot.bootstrap import running_bot
@@ -267,24 +269,41 @@ async def bot_process(w: World, poll_interval: float) -> AsyncIterator[None]:
         "PORT": str(free_port()),
         "LOG_LEVEL": "WARNING",
     }
-    async with child(
-        [sys.executable, "-m", "bot", "telegram"], env, w.folder / "bot.log", w.folder
-    ):
+    async with child(["bot", "telegram"], env, w.folder / "bot.log", w.folder):
         await w.telegram.wait_for(
             lambda: any(c.method == "getUpdates" for c in w.telegram.calls), START_TIMEOUT
         )
         yield
 
 
+# The smoke run forks its children from a server that has imported the bot once (seven
+# imports of two seconds each were most of its time); a full run starts each as production
+# does, ``python -m`` in a fresh interpreter.
+_FORKED: ContextVar[bool] = ContextVar("forked", default=False)
+
+
 @contextlib.asynccontextmanager
 async def child(
     command: Sequence[str], env: dict[str, str], log: Path, cwd: Path
-) -> AsyncIterator[asyncio.subprocess.Process]:
-    """A subprocess logging to ``log``, stopped with SIGTERM (then SIGKILL) at the end."""
-    with log.open("ab") as out:
-        process = await asyncio.create_subprocess_exec(
-            *command, env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=out
-        )
+) -> AsyncIterator[asyncio.subprocess.Process | forked.Child]:
+    """``python -m *command`` logging to ``log``, stopped with SIGTERM (then SIGKILL) at the
+    end unless it has ended."""
+    process: asyncio.subprocess.Process | forked.Child
+    if _FORKED.get():
+        process = forked.Child(command[0], command[1:], env, cwd, log)
+        await process.start()
+    else:
+        with log.open("ab") as out:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                *command,
+                env=env,
+                cwd=cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=out,
+            )
     try:
         yield process
     finally:
@@ -650,7 +669,7 @@ async def bakiye(folder: Path, sizes: Sizes) -> list[Measure]:
                 }
             )
         )
-        bare_command = [sys.executable, "-m", "bench.delivery", "bare-bot", str(config)]
+        bare_command = ["bench.delivery", "bare-bot", str(config)]
         async with (
             bot_process(w, 60.0),
             child(bare_command, bench_env(), folder / "bare-bot.log", folder),
@@ -793,20 +812,14 @@ async def measured_round(w: World, database: Path, run: Path) -> dict[str, float
         "TOKEN_ENCRYPTION_KEY": w.key,
         "LOG_LEVEL": "WARNING",
     }
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bench.delivery",
-        "poll-round",
-        env=env,
-        cwd=w.folder,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    out, _ = await process.communicate()
-    if process.returncode != 0:
-        raise RuntimeError(f"the poll round failed ({process.returncode})")
-    result: dict[str, float] = json.loads(out.decode().strip().splitlines()[-1])
+    log = run.with_suffix(".log")
+    async with child(["bench.delivery", "poll-round"], env, log, w.folder) as process:
+        code = await process.wait()
+    if code != 0:
+        raise RuntimeError(f"the poll round failed ({code})")
+    # The round prints its figures last, on a line of their own.
+    printed = [line for line in log.read_text().splitlines() if line.startswith("{")]
+    result: dict[str, float] = json.loads(printed[-1])
     return result
 
 
@@ -892,6 +905,7 @@ async def run(sizes: Sizes, only: Sequence[str], *, together: bool) -> list[Meas
         print(f"[{name}: {time.perf_counter() - started:.1f} s]", file=sys.stderr)
         return measured
 
+    _FORKED.set(together)
     with tempfile.TemporaryDirectory(prefix="delivery-bench-") as folder:
         if together:
             found = await asyncio.gather(*(one(name, Path(folder)) for name in only))
@@ -923,6 +937,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     sizes = Sizes(**{**asdict(base), **chosen})
     # The machine may be shared: its load, at the start and at the end, says how much.
     load = {"start": list(os.getloadavg())}
+    if options.smoke:
+        forked.start_server()
     measures = asyncio.run(run(sizes, options.only, together=options.smoke))
     load["end"] = list(os.getloadavg())
     print(show(measures))
