@@ -165,8 +165,6 @@ class World:
 # Seeding
 
 _MIGRATING = asyncio.Lock()
-# Where the first world's migrated database was, copied by the others: the same schema.
-_MIGRATED: dict[str, Path] = {}
 
 
 @contextlib.asynccontextmanager
@@ -190,20 +188,18 @@ async def world(folder: Path, *, speed: float) -> AsyncIterator[World]:
 
 
 async def _migrated(path: Path) -> None:
-    """A database at the newest migration in ``path``, migrated once a run and then copied."""
+    """A database at the newest migration in ``path``: a copy of the one the run's first world
+    migrated beside its folder (six migrations were a second of the smoke run)."""
+    schema = path.parent.parent / "migrated.db"
     # Alembic keeps its context in module globals: one migration at a time.
     async with _MIGRATING:
-        first = _MIGRATED.get("schema")
-        if first is not None and first.exists():
-            await asyncio.to_thread(shutil.copyfile, first, path)
-            return
-        db = Database.connect(f"sqlite:///{path}")
-        try:
-            await asyncio.to_thread(db.migrate)
-        finally:
-            db.dispose()
-        _MIGRATED["schema"] = path.with_name("migrated.db")
-        await asyncio.to_thread(shutil.copyfile, path, _MIGRATED["schema"])
+        if not schema.exists():
+            db = Database.connect(f"sqlite:///{schema}")
+            try:
+                await asyncio.to_thread(db.migrate)
+            finally:
+                db.dispose()
+        await asyncio.to_thread(shutil.copyfile, schema, path)
 
 
 async def chat_user(w: World, person: int, *, chat_id: int | None = None) -> int:
@@ -293,7 +289,7 @@ async def bot_process(w: World, poll_interval: float) -> AsyncIterator[None]:
         yield
 
 
-# The smoke run forks its children from a server that has imported the bot once (seven
+# The smoke run forks its children from a server that has imported the bot once (eight
 # imports of two seconds each were most of its time); a full run starts each as production
 # does, ``python -m`` in a fresh interpreter.
 _FORKED: ContextVar[bool] = ContextVar("forked", default=False)

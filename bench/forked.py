@@ -1,7 +1,7 @@
 """``python -m MODULE ARGS...`` as a child forked from a server that has imported the bot once.
 
 Each child of the delivery benchmark would spend about two seconds of CPU importing the bot
-before it runs; the smoke run starts seven of them. A fork server (``multiprocessing``'s
+before it runs; the smoke run starts eight of them. A fork server (``multiprocessing``'s
 ``forkserver``, started before any event loop or thread) imports the bot and the benchmark
 once, and each child, a fresh process forked from it, runs the module as ``python -m``
 would: its own environment, folder, log and command line, signals as a process gets them.
@@ -49,7 +49,7 @@ class Child:
         self, module: str, args: Sequence[str], env: dict[str, str], cwd: Path, log: Path
     ) -> None:
         self._process = _CONTEXT.Process(
-            target=_run_module, args=(module, list(args), env, str(cwd), str(log)), daemon=False
+            target=_run_module, args=(module, list(args), env, str(cwd), str(log))
         )
 
     async def start(self) -> None:
