@@ -26,7 +26,6 @@ import resource
 import shutil
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -301,22 +300,7 @@ async def child(
 ) -> AsyncIterator[asyncio.subprocess.Process | forked.Child]:
     """``python -m *command`` logging to ``log``, stopped with SIGTERM (then SIGKILL) at the
     end unless it has ended."""
-    process: asyncio.subprocess.Process | forked.Child
-    if _FORKED.get():
-        process = forked.Child(command[0], command[1:], env, cwd, log)
-        await process.start()
-    else:
-        with log.open("ab") as out:
-            process = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                *command,
-                env=env,
-                cwd=cwd,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=out,
-            )
+    process = await forked.started(command, env, cwd, log, fork=_FORKED.get())
     try:
         yield process
     finally:

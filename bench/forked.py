@@ -1,10 +1,11 @@
 """``python -m MODULE ARGS...`` as a child forked from a server that has imported the bot once.
 
-Each child of the delivery benchmark would spend about two seconds of CPU importing the bot
-before it runs; the smoke run starts eight of them. A fork server (``multiprocessing``'s
-``forkserver``, started before any event loop or thread) imports the bot and the benchmark
-once, and each child, a fresh process forked from it, runs the module as ``python -m``
-would: its own environment, folder, log and command line, signals as a process gets them.
+Each child of a benchmark would spend about two seconds of CPU importing the bot before it
+runs; the delivery benchmark's smoke run starts eight of them, the abuse benchmark's one. A
+fork server (``multiprocessing``'s ``forkserver``, started before any event loop or thread)
+imports the bot and the benchmark once, and each child, a fresh process forked from it, runs
+the module as ``python -m`` would: its own environment, folder, log and command line, and
+signals as a process gets them.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import asyncio
 import multiprocessing
 import os
 import runpy
+import subprocess
 import sys
 from collections.abc import Sequence
 from multiprocessing import forkserver
@@ -42,6 +44,28 @@ def _run_module(module: str, args: Sequence[str], env: dict[str, str], cwd: str,
     runpy.run_module(module, run_name="__main__", alter_sys=True)
 
 
+async def started(
+    command: Sequence[str], env: dict[str, str], cwd: Path, log: Path, *, fork: bool
+) -> asyncio.subprocess.Process | Child:
+    """``python -m *command`` in ``cwd``, writing to ``log``: forked from the server (``fork``),
+    else in a fresh interpreter, as production starts it."""
+    if fork:
+        child = Child(command[0], command[1:], env, cwd, log)
+        await child.start()
+        return child
+    with log.open("ab") as out:
+        return await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            *command,
+            env=env,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=out,
+        )
+
+
 class Child:
     """A forked child, with the part of ``asyncio.subprocess.Process`` the benchmark uses."""
 
@@ -55,6 +79,12 @@ class Child:
     async def start(self) -> None:
         # The first start waits for the server's imports: not on the event loop.
         await asyncio.to_thread(self._process.start)
+
+    @property
+    def pid(self) -> int:
+        pid = self._process.pid
+        assert pid is not None, "not started"
+        return pid
 
     @property
     def returncode(self) -> int | None:
