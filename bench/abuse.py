@@ -26,7 +26,6 @@ import json
 import os
 import platform
 import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,6 +37,7 @@ from pathlib import Path
 
 import httpx
 
+from bench import forked
 from bench.order_flow import NullMessenger
 from bot.bootstrap import running_bot
 from bot.config import load_settings
@@ -186,8 +186,10 @@ def peak_rss_kb(pid: int) -> int:
 
 
 @contextlib.asynccontextmanager
-async def slack_process(folder: Path) -> AsyncIterator[tuple[int, int]]:
-    """``python -m bot slack`` against the fake Slack and the sandbox: its pid and port."""
+async def slack_process(folder: Path, *, fork: bool) -> AsyncIterator[tuple[int, int]]:
+    """``python -m bot slack`` against the fake Slack and the sandbox: its pid and port.
+
+    The smoke run (``fork``) forks it from a server that has imported the bot already."""
     port = free_port()
     async with (
         FakeSlack.running(bot_token=TOKEN, signing_secret=SECRET) as slack,
@@ -206,15 +208,7 @@ async def slack_process(folder: Path) -> AsyncIterator[tuple[int, int]]:
             "PORT": str(port),
             "LOG_LEVEL": "ERROR",
         }
-        with (folder / "bot.log").open("ab") as log:
-            process = await asyncio.create_subprocess_exec(
-                *(sys.executable, "-m", "bot", "slack"),
-                env=env,
-                cwd=folder,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=log,
-            )
+        process = await forked.started(["bot", "slack"], env, folder, folder / "bot.log", fork=fork)
         try:
             await _until_healthy(port, process)
             yield process.pid, port
@@ -227,7 +221,7 @@ async def slack_process(folder: Path) -> AsyncIterator[tuple[int, int]]:
                 await process.wait()
 
 
-async def _until_healthy(port: int, process: asyncio.subprocess.Process) -> None:
+async def _until_healthy(port: int, process: asyncio.subprocess.Process | forked.Child) -> None:
     deadline = time.monotonic() + START_TIMEOUT
     async with httpx.AsyncClient(timeout=2) as http:
         while time.monotonic() < deadline:
@@ -269,9 +263,9 @@ async def unsigned_post(port: int, megabytes: int, *, chunked: bool) -> str:
     return status
 
 
-async def slack_rss(folder: Path, sizes: Sizes) -> Measure:
+async def slack_rss(folder: Path, sizes: Sizes, *, fork: bool) -> Measure:
     """Peak memory growth while unsigned bodies of ``sizes.body_megabytes`` arrive at once."""
-    async with slack_process(folder) as (pid, port):
+    async with slack_process(folder, fork=fork) as (pid, port):
         before = peak_rss_kb(pid)
         started = time.perf_counter()
         statuses = await asyncio.gather(
@@ -305,12 +299,15 @@ def show(measures: Sequence[Measure]) -> str:
     return "\n".join(lines)
 
 
-async def run(sizes: Sizes) -> list[Measure]:
+async def run(sizes: Sizes, *, fork: bool) -> list[Measure]:
     with tempfile.TemporaryDirectory(prefix="abuse-bench-") as folder:
         lag_folder, rss_folder = Path(folder) / "lag", Path(folder) / "rss"
         lag_folder.mkdir()
         rss_folder.mkdir()
-        return [await loop_lag(lag_folder, sizes), await slack_rss(rss_folder, sizes)]
+        return [
+            await loop_lag(lag_folder, sizes),
+            await slack_rss(rss_folder, sizes, fork=fork),
+        ]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -324,7 +321,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     base = SMOKE if options.smoke else Sizes()
     chosen = {k: getattr(options, k) for k in asdict(base) if getattr(options, k) is not None}
     sizes = Sizes(**{**asdict(base), **chosen})
-    measures = asyncio.run(run(sizes))
+    if options.smoke:
+        forked.start_server()
+    measures = asyncio.run(run(sizes, fork=options.smoke))
     print(show(measures))
     report = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),

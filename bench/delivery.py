@@ -26,12 +26,12 @@ import resource
 import shutil
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -44,6 +44,7 @@ from sqlmodel import Session
 from telegram import Bot, Update
 from telegram.ext import Application, CommandHandler, ContextTypes
 
+from bench import forked
 from bench.order_flow import NullMessenger
 from bot.api import ArticleApi
 from bot.bootstrap import running_bot
@@ -112,8 +113,8 @@ SMOKE = Sizes(
     private_size=SHORT,
     group_articles=2,
     waiting=3,
-    waiting_speed=60.0,
-    poll_interval=0.5,
+    waiting_speed=120.0,
+    poll_interval=0.25,
     bakiye=2,
     busy=2,
     delivered=400,
@@ -175,16 +176,29 @@ async def world(folder: Path, *, speed: float) -> AsyncIterator[World]:
         httpx.AsyncClient(timeout=30) as http,
     ):
         key = generate_key()
+        await _migrated(folder / "bot.db")
         db = Database.connect(f"sqlite:///{folder / 'bot.db'}")
         try:
-            # Alembic keeps its context in module globals: one migration at a time.
-            async with _MIGRATING:
-                await asyncio.to_thread(db.migrate)
             api = ArticleApi(http, base_url=sandbox.url)
             accounts = Accounts(db=db, api=api, cipher=TokenCipher(key), clock=system_clock)
             yield World(folder, telegram, sandbox, db, api, accounts, key)
         finally:
             db.dispose()
+
+
+async def _migrated(path: Path) -> None:
+    """A database at the newest migration in ``path``: a copy of the one the run's first world
+    migrated beside its folder (six migrations were a second of the smoke run)."""
+    schema = path.parent.parent / "migrated.db"
+    # Alembic keeps its context in module globals: one migration at a time.
+    async with _MIGRATING:
+        if not schema.exists():
+            db = Database.connect(f"sqlite:///{schema}")
+            try:
+                await asyncio.to_thread(db.migrate)
+            finally:
+                db.dispose()
+        await asyncio.to_thread(shutil.copyfile, schema, path)
 
 
 async def chat_user(w: World, person: int, *, chat_id: int | None = None) -> int:
@@ -267,24 +281,26 @@ async def bot_process(w: World, poll_interval: float) -> AsyncIterator[None]:
         "PORT": str(free_port()),
         "LOG_LEVEL": "WARNING",
     }
-    async with child(
-        [sys.executable, "-m", "bot", "telegram"], env, w.folder / "bot.log", w.folder
-    ):
+    async with child(["bot", "telegram"], env, w.folder / "bot.log", w.folder):
         await w.telegram.wait_for(
             lambda: any(c.method == "getUpdates" for c in w.telegram.calls), START_TIMEOUT
         )
         yield
 
 
+# The smoke run forks its children from a server that has imported the bot once (eight
+# imports of two seconds each were most of its time); a full run starts each as production
+# does, ``python -m`` in a fresh interpreter.
+_FORKED: ContextVar[bool] = ContextVar("forked", default=False)
+
+
 @contextlib.asynccontextmanager
 async def child(
     command: Sequence[str], env: dict[str, str], log: Path, cwd: Path
-) -> AsyncIterator[asyncio.subprocess.Process]:
-    """A subprocess logging to ``log``, stopped with SIGTERM (then SIGKILL) at the end."""
-    with log.open("ab") as out:
-        process = await asyncio.create_subprocess_exec(
-            *command, env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=out
-        )
+) -> AsyncIterator[asyncio.subprocess.Process | forked.Child]:
+    """``python -m *command`` logging to ``log``, stopped with SIGTERM (then SIGKILL) at the
+    end unless it has ended."""
+    process = await forked.started(command, env, cwd, log, fork=_FORKED.get())
     try:
         yield process
     finally:
@@ -650,7 +666,7 @@ async def bakiye(folder: Path, sizes: Sizes) -> list[Measure]:
                 }
             )
         )
-        bare_command = [sys.executable, "-m", "bench.delivery", "bare-bot", str(config)]
+        bare_command = ["bench.delivery", "bare-bot", str(config)]
         async with (
             bot_process(w, 60.0),
             child(bare_command, bench_env(), folder / "bare-bot.log", folder),
@@ -793,20 +809,14 @@ async def measured_round(w: World, database: Path, run: Path) -> dict[str, float
         "TOKEN_ENCRYPTION_KEY": w.key,
         "LOG_LEVEL": "WARNING",
     }
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bench.delivery",
-        "poll-round",
-        env=env,
-        cwd=w.folder,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    out, _ = await process.communicate()
-    if process.returncode != 0:
-        raise RuntimeError(f"the poll round failed ({process.returncode})")
-    result: dict[str, float] = json.loads(out.decode().strip().splitlines()[-1])
+    log = run.with_suffix(".log")
+    async with child(["bench.delivery", "poll-round"], env, log, w.folder) as process:
+        code = await process.wait()
+    if code != 0:
+        raise RuntimeError(f"the poll round failed ({code})")
+    # The round prints its figures last, on a line of their own.
+    printed = [line for line in log.read_text().splitlines() if line.startswith("{")]
+    result: dict[str, float] = json.loads(printed[-1])
     return result
 
 
@@ -892,6 +902,7 @@ async def run(sizes: Sizes, only: Sequence[str], *, together: bool) -> list[Meas
         print(f"[{name}: {time.perf_counter() - started:.1f} s]", file=sys.stderr)
         return measured
 
+    _FORKED.set(together)
     with tempfile.TemporaryDirectory(prefix="delivery-bench-") as folder:
         if together:
             found = await asyncio.gather(*(one(name, Path(folder)) for name in only))
@@ -923,6 +934,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     sizes = Sizes(**{**asdict(base), **chosen})
     # The machine may be shared: its load, at the start and at the end, says how much.
     load = {"start": list(os.getloadavg())}
+    if options.smoke:
+        forked.start_server()
     measures = asyncio.run(run(sizes, options.only, together=options.smoke))
     load["end"] = list(os.getloadavg())
     print(show(measures))
