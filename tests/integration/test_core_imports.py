@@ -18,11 +18,22 @@ ROOT = Path(__file__).parents[2]
 HEAVY = ("telegram", "slack_bolt", "slack_sdk", "aiohttp", "fastapi", "bot.sandbox", "alembic")
 
 
-def test_the_core_and_the_dialog_harness_import_no_platform_nor_the_sandbox() -> None:
-    modules = "bot.bootstrap, bot.slack.render, bot.slack.scopes, tests.dialog_harness"
+def _loaded(modules: str) -> list[str]:
+    """Every module a fresh interpreter holds after importing ``modules``."""
     code = f"import sys, {modules}; print(*sorted(sys.modules))"
-    loaded = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True
     ).stdout.split()
+
+
+def test_the_core_and_the_dialog_harness_import_no_platform_nor_the_sandbox() -> None:
+    loaded = _loaded("bot.bootstrap, bot.slack.render, bot.slack.scopes, tests.dialog_harness")
     assert "bot.bootstrap" in loaded
     assert [name for name in HEAVY if name in loaded] == []
+
+
+def test_the_command_line_names_the_sandbox_without_serving_it() -> None:
+    # Its help quotes the demo speed; the unit tier reads it for every platform.
+    loaded = _loaded("bot.__main__")
+    assert "bot.sandbox" in loaded
+    assert [name for name in ("fastapi", "bot.sandbox.server") if name in loaded] == []
