@@ -1,5 +1,5 @@
 """What the core and the Slack app's pure parts import: no chat platform's library, no sandbox,
-no Alembic.
+no Alembic, no prompt_toolkit.
 
 The unit tier starts the core (``running_bot``) for every dialog test and reads the Slack
 app's Block Kit and scopes, in seconds; a module among them that imported python-telegram-bot,
@@ -14,8 +14,18 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).parents[2]
-# Alembic is for migrating: the unit tier takes its schema ready made (tests/schema.py).
-HEAVY = ("telegram", "slack_bolt", "slack_sdk", "aiohttp", "fastapi", "bot.sandbox", "alembic")
+# Alembic is for migrating: the unit tier takes its schema ready made (tests/schema.py);
+# prompt_toolkit is for a terminal's prompt.
+HEAVY = (
+    "telegram",
+    "slack_bolt",
+    "slack_sdk",
+    "aiohttp",
+    "fastapi",
+    "bot.sandbox",
+    "alembic",
+    "prompt_toolkit",
+)
 
 
 def _loaded(modules: str) -> list[str]:
