@@ -8,12 +8,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, create_engine, event, make_url
 from sqlalchemy.engine import URL
 from sqlalchemy.engine.interfaces import DBAPIConnection
@@ -22,6 +18,9 @@ from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 from sqlmodel import Session
 
 from storage.leadership import Leadership, leadership_for
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 __all__ = ["Database", "DatabaseUnusable", "MigrationError"]
 
@@ -103,9 +102,14 @@ class Database:
 
     def migrate(self) -> None:
         """Bring the schema to the newest migration, in one transaction."""
+        # Alembic (and Mako, Pygments) is imported by migrating alone: a process handed a
+        # migrated database, as the tests are, never needs it.
+        from alembic import command
+        from alembic.runtime.migration import MigrationContext
+
         with self.migration_connection() as connection:
-            # Alembic reads every script again on each upgrade, which costs a start (and each
-            # dialog test) milliseconds; a database at the newest revision needs none of it.
+            # Alembic reads every script again on each upgrade, which costs each start
+            # milliseconds; a database at the newest revision needs none of it.
             if frozenset(MigrationContext.configure(connection).get_current_heads()) == _heads():
                 return
             config = _alembic_config()
@@ -190,6 +194,8 @@ class Database:
 
 
 def _alembic_config() -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(_MIGRATIONS))
     config.set_main_option("path_separator", "os")
@@ -199,6 +205,8 @@ def _alembic_config() -> Config:
 @cache
 def _heads() -> frozenset[str]:
     """The newest revisions of the scripts, read once: they do not change under a process."""
+    from alembic.script import ScriptDirectory
+
     return frozenset(ScriptDirectory.from_config(_alembic_config()).get_heads())
 
 

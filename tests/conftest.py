@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, settings
 from sqlalchemy import make_url
 
 from storage import ChatUser, Database, TokenCipher, generate_key, users
-from tests.schema import migrated_sqlite
+from tests.schema import keep_templates_in, migrated_sqlite
 
 _LOCAL_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 # Each test folder is a tier with a marker of its name: `pytest -m unit` runs in seconds.
@@ -25,6 +25,13 @@ _HERE = Path(__file__).parent
 # What is imported by now (pytest, SQLAlchemy, hypothesis) lives as long as the process:
 # the garbage collector need not walk it again while the test modules are imported.
 gc.freeze()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep the migrated schema in pytest's cache (when on) for the runs after this one."""
+    cache = getattr(config, "cache", None)
+    if cache is not None:
+        keep_templates_in(cache.mkdir("migrated-schema"))
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

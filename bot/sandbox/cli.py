@@ -7,7 +7,8 @@ import asyncio
 import contextlib
 from collections.abc import Sequence
 
-from bot.sandbox.server import DEMO_SPEED, serve_forever
+from bot.sandbox.clock import DEMO_SPEED
+from bot.sandbox.server import serve_forever
 
 __all__ = ["main"]
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-__all__ = ["SandboxClock"]
+__all__ = ["DEMO_SPEED", "SandboxClock"]
+
+# Short articles then take 2-5 seconds instead of 1-2 minutes.
+DEMO_SPEED = 24.0
 
 
 class SandboxClock:

@@ -13,12 +13,11 @@ from typing import TextIO
 import uvicorn
 
 from bot.sandbox.app import DOCS_PATH, create_app
+from bot.sandbox.clock import DEMO_SPEED
 from bot.sandbox.state import SandboxState
 
-__all__ = ["DEMO_SPEED", "RunningSandbox", "running_sandbox", "serve_forever"]
+__all__ = ["RunningSandbox", "running_sandbox", "serve_forever"]
 
-# Short articles then take 2-5 seconds instead of 1-2 minutes.
-DEMO_SPEED = 24.0
 _START_TIMEOUT = 10.0
 _START_POLL = 0.005
 

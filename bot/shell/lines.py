@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import enum
 import sys
-from typing import Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO
 
-from prompt_toolkit import PromptSession
 from rich.console import Console
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from prompt_toolkit import PromptSession
 
 __all__ = ["LineSource", "PipedLines", "PromptLines", "Stop", "prompt"]
 
@@ -58,6 +60,10 @@ class PromptLines:
     interactive = True
 
     def __init__(self, user: str) -> None:
+        # prompt_toolkit is imported for a terminal alone: the core, which the unit tier
+        # starts for each dialog test, names this platform without running it.
+        from prompt_toolkit import PromptSession
+
         self._user = user
         self._session: PromptSession[str] = PromptSession()
 

@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from prompt_toolkit.patch_stdout import patch_stdout
 from rich.console import Console
 from starlette.routing import BaseRoute
 
@@ -88,6 +87,8 @@ class TerminalPlatform:
         terminal = RunningTerminal(chat, host.stop, patience=self.patience)
         with contextlib.ExitStack() as screen:
             if interactive:
+                from prompt_toolkit.patch_stdout import patch_stdout
+
                 # Under a prompt, what else is printed goes above it instead of through it.
                 screen.enter_context(patch_stdout(raw=True))
             try:

@@ -1,4 +1,5 @@
-"""What the core and the Slack app's pure parts import: no chat platform's library, no sandbox.
+"""What the core and the Slack app's pure parts import: no chat platform's library, no sandbox,
+no Alembic, no prompt_toolkit.
 
 The unit tier starts the core (``running_bot``) for every dialog test and reads the Slack
 app's Block Kit and scopes, in seconds; a module among them that imported python-telegram-bot,
@@ -13,14 +14,36 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).parents[2]
-HEAVY = ("telegram", "slack_bolt", "slack_sdk", "aiohttp", "fastapi", "bot.sandbox")
+# Alembic is for migrating: the unit tier takes its schema ready made (tests/schema.py);
+# prompt_toolkit is for a terminal's prompt.
+HEAVY = (
+    "telegram",
+    "slack_bolt",
+    "slack_sdk",
+    "aiohttp",
+    "fastapi",
+    "bot.sandbox",
+    "alembic",
+    "prompt_toolkit",
+)
+
+
+def _loaded(modules: str) -> list[str]:
+    """Every module a fresh interpreter holds after importing ``modules``."""
+    code = f"import sys, {modules}; print(*sorted(sys.modules))"
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.split()
 
 
 def test_the_core_and_the_dialog_harness_import_no_platform_nor_the_sandbox() -> None:
-    modules = "bot.bootstrap, bot.slack.render, bot.slack.scopes, tests.dialog_harness"
-    code = f"import sys, {modules}; print(*sorted(sys.modules))"
-    loaded = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True
-    ).stdout.split()
+    loaded = _loaded("bot.bootstrap, bot.slack.render, bot.slack.scopes, tests.dialog_harness")
     assert "bot.bootstrap" in loaded
     assert [name for name in HEAVY if name in loaded] == []
+
+
+def test_the_command_line_names_the_sandbox_without_serving_it() -> None:
+    # Its help quotes the demo speed; the unit tier reads it for every platform.
+    loaded = _loaded("bot.__main__")
+    assert "bot.sandbox" in loaded
+    assert [name for name in ("fastapi", "bot.sandbox.server") if name in loaded] == []
