@@ -7,8 +7,8 @@ from datetime import datetime
 from sqlalchemy import ColumnElement, and_, delete, func, or_
 from sqlmodel import Session, col, select
 
-from storage.inserts import insert_if_absent
-from storage.models import LoginAttempt, ProcessedUpdate
+from storage.inserts import insert_values_if_absent
+from storage.models import LoginAttempt, ProcessedUpdate, utcnow
 
 __all__ = [
     "failed_logins_by_user_since",
@@ -27,8 +27,8 @@ _LOGIN_LOCK = "makale-bot:login-throttle"
 
 def mark_processed(session: Session, *, source: str, update_id: str) -> bool:
     """Record an incoming update; ``False`` when it was recorded before (a redelivery)."""
-    row = ProcessedUpdate(source=source, update_id=update_id)
-    return insert_if_absent(session, row, key=("source", "update_id"))
+    values = {"source": source, "update_id": update_id, "processed_at": utcnow()}
+    return insert_values_if_absent(session, ProcessedUpdate, values, key=("source", "update_id"))
 
 
 def prune_processed(session: Session, *, before: datetime) -> int:

@@ -34,6 +34,8 @@ _SQLITE_PRAGMAS = ("journal_mode=WAL", "busy_timeout=5000", "foreign_keys=ON")
 # The execution options of the engines that ``Database.read`` and an unsynced run use.
 _READER = "makale_reader"
 _UNSYNCED = "makale_unsynced"
+# Where a SQLite connection's info remembers the synchronous pragma it was last given.
+_SYNCHRONOUS = "makale_synchronous"
 
 
 class DatabaseUnusable(Exception):
@@ -240,9 +242,12 @@ def _begin_immediate(connection: Connection) -> None:
     if options.get(_READER, False):
         connection.exec_driver_sql("BEGIN")
         return
-    # Set at every write, as a connection keeps it; SQLite refuses it inside a transaction.
+    # Set before a write that needs another than the connection keeps from its last one
+    # (a statement less for most); SQLite refuses it inside a transaction.
     synchronous = "NORMAL" if options.get(_UNSYNCED, False) else "FULL"
-    connection.exec_driver_sql(f"PRAGMA synchronous={synchronous}")
+    if connection.info.get(_SYNCHRONOUS) != synchronous:
+        connection.exec_driver_sql(f"PRAGMA synchronous={synchronous}")
+        connection.info[_SYNCHRONOUS] = synchronous
     connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from sqlalchemy import ColumnClause, ColumnElement, column
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.sql.dml import ReturningInsert
 from sqlmodel import Session, SQLModel
 
-__all__ = ["dialect_insert", "insert_if_absent"]
+__all__ = ["dialect_insert", "insert_if_absent", "insert_values_if_absent"]
 
 
 def dialect_insert(session: Session, model: type[SQLModel]) -> sqlite.Insert | postgresql.Insert:
     """An INSERT into the model's table that can say what to do on a conflict."""
-    if session.get_bind().dialect.name == "sqlite":
-        return sqlite.insert(model)
-    return postgresql.insert(model)
+    return _insert(session.get_bind().dialect.name, model)
+
+
+def _insert(dialect: str, model: type[SQLModel]) -> sqlite.Insert | postgresql.Insert:
+    return sqlite.insert(model) if dialect == "sqlite" else postgresql.insert(model)
 
 
 def insert_if_absent(
@@ -43,3 +47,21 @@ def insert_if_absent(
         .returning(*returning)
     )
     return session.exec(statement).first() is not None
+
+
+def insert_values_if_absent(
+    session: Session, model: type[SQLModel], values: Mapping[str, Any], *, key: tuple[str, ...]
+) -> bool:
+    """``insert_if_absent`` for a row given as its column values (every one, defaults too),
+    for the rows written on every update: its statement is built once, and it runs on the
+    session's connection, past the ORM (so it flushes nothing pending)."""
+    statement = _insert_if_absent(session.get_bind().dialect.name, model, key)
+    return session.connection().execute(statement, dict(values)).first() is not None
+
+
+@cache
+def _insert_if_absent(
+    dialect: str, model: type[SQLModel], key: tuple[str, ...]
+) -> ReturningInsert[Any]:
+    returning: list[ColumnClause[Any]] = [column(name) for name in key]
+    return _insert(dialect, model).on_conflict_do_nothing(index_elements=key).returning(*returning)

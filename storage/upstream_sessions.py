@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, or_, update
+from sqlalchemy import bindparam, delete, or_, update
 from sqlmodel import Session, col, select
 
 from storage.crypto import TokenCipher, UndecryptableToken
@@ -60,6 +60,14 @@ def _encrypted(cipher: TokenCipher, tokens: Tokens) -> dict[str, Any]:
         # New tokens end any refresh under way.
         "refreshing_until": None,
     }
+
+
+# Read with most updates: built once, its values bound at each use.
+_SESSION_OF = select(UpstreamSession).where(
+    col(UpstreamSession.chat_user_id) == bindparam("user_id"),
+    col(UpstreamSession.upstream_url) == bindparam("upstream_url"),
+)
+_LOCKED_SESSION_OF = _SESSION_OF.with_for_update()
 
 
 def _of(user_id: int, upstream_url: str) -> tuple[Any, ...]:
@@ -118,8 +126,8 @@ def load_session(
     ``for_update`` locks the row until the transaction ends (PostgreSQL; SQLite locks the
     whole database for a write transaction anyway).
     """
-    query = select(UpstreamSession).where(*_of(user_id, upstream_url))
-    row = session.exec(query.with_for_update() if for_update else query).first()
+    query = _LOCKED_SESSION_OF if for_update else _SESSION_OF
+    row = session.exec(query, params={"user_id": user_id, "upstream_url": upstream_url}).first()
     if row is None:
         return None
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import or_, update
+from sqlalchemy import bindparam, or_, update
 from sqlmodel import Session, col, select
 
 from storage.inserts import insert_if_absent
@@ -19,20 +19,24 @@ __all__ = [
 ]
 
 
+# Read with every update: built once, its values bound at each use.
+_BY_IDS = select(ChatUser).where(
+    col(ChatUser.platform) == bindparam("platform"),
+    col(ChatUser.workspace) == bindparam("workspace"),
+    col(ChatUser.external_id) == bindparam("external_id"),
+)
+
+
 def get_or_create_user(
     session: Session, *, platform: str, workspace: str, external_id: str
 ) -> ChatUser:
     """The user with these ids, created if new; two replicas racing get one row."""
-    query = select(ChatUser).where(
-        ChatUser.platform == platform,
-        ChatUser.workspace == workspace,
-        ChatUser.external_id == external_id,
-    )
-    user = session.exec(query).first()
+    ids = {"platform": platform, "workspace": workspace, "external_id": external_id}
+    user = session.exec(_BY_IDS, params=ids).first()
     if user is None:
         new = ChatUser(platform=platform, workspace=workspace, external_id=external_id)
         insert_if_absent(session, new, key=("platform", "workspace", "external_id"))
-        user = session.exec(query).one()
+        user = session.exec(_BY_IDS, params=ids).one()
     return user
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
 from typing import TypeVar
 
 from sqlmodel import Session
@@ -81,18 +80,14 @@ from bot.core.screens import Effect, Screen
 from bot.core.sharing import InlineAnswer, RecentArticles, inline_answer
 from bot.core.states import Awaiting, JobStatus
 from bot.core.texts import LANGUAGES
-from bot.core.turn import AtOnce, CoreServices, Turn, language_of
+from bot.core.turn import Admission, AtOnce, CoreServices, Turn, language_of
 from storage import bookkeeping, drafts, jobs, targets, users
 from storage.models import ChatUser
 
-__all__ = ["COMMANDS", "Conversations", "OrderChoices"]
+__all__ = ["COMMANDS", "Admission", "Conversations", "OrderChoices"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-# The chat user read with an update's replay check, for the same update's turn: one
-# transaction where two were. Taken once, so nothing later in the update reads it stale.
-_ADMITTED: ContextVar[tuple[UserKey, ChatUser] | None] = ContextVar("admitted", default=None)
 
 CommandHandler = Callable[[Turn, Command], Awaitable[None]]
 ReplyHandler = Callable[[Turn, Text], Awaitable[None]]
@@ -105,13 +100,20 @@ class Conversations:
         self.services = services
         self._recent = RecentArticles(services.clock)
 
-    async def answer(self, origin: Origin, event: Event, presenter: Presenter) -> None:
-        """Answer one event of one chat user, shown through the adapter's ``presenter``."""
+    async def answer(
+        self,
+        origin: Origin,
+        event: Event,
+        presenter: Presenter,
+        admission: Admission | None = None,
+    ) -> None:
+        """Answer one event of one chat user, shown through the adapter's ``presenter``;
+        ``admission`` is what the event's replay check read (``admit``), if it read it."""
 
         async def at_once(effect: Effect) -> None:
             await present(presenter, (effect,))
 
-        turn = await self._turn(origin, event, at_once)
+        turn = await self._turn(origin, event, at_once, admission)
         await present(presenter, turn.effects)
         await _then(turn)
 
@@ -124,8 +126,14 @@ class Conversations:
         await _then(turn)
         return turn.effects
 
-    async def _turn(self, origin: Origin, event: Event, at_once: AtOnce | None) -> Turn:
-        turn = Turn(self.services, origin, await self._user(origin), at_once)
+    async def _turn(
+        self,
+        origin: Origin,
+        event: Event,
+        at_once: AtOnce | None,
+        admission: Admission | None = None,
+    ) -> Turn:
+        turn = await self._started(origin, admission, at_once)
         await _answering(turn, type(event).__name__, _dispatch(turn, event))
         return turn
 
@@ -152,9 +160,11 @@ class Conversations:
         choices = await _answering(turn, "order form", order.choices(turn))
         return turn.effects if choices is None else choices
 
-    async def inline_articles(self, origin: Origin, query: str, offset: str) -> InlineAnswer:
+    async def inline_articles(
+        self, origin: Origin, query: str, offset: str, admission: Admission | None = None
+    ) -> InlineAnswer:
         """The user's finished articles to share into any chat (Telegram's inline mode)."""
-        turn = Turn(self.services, origin, await self._user(origin))
+        turn = await self._started(origin, admission)
         answer = await _answering(
             turn, "inline query", inline_answer(turn, query, offset, self._recent)
         )
@@ -190,16 +200,28 @@ class Conversations:
         )
 
     async def _user(self, origin: Origin) -> ChatUser:
-        admitted = _ADMITTED.get()
-        if admitted is not None and admitted[0] == origin.user:
-            _ADMITTED.set(None)
-            return admitted[1]
         return await self.services.db.run(lambda s: _load_user(s, origin))
 
-    async def chat_joined(self, origin: Origin, *, chat_id: str, title: str, joined: bool) -> None:
+    async def _started(
+        self, origin: Origin, admission: Admission | None, at_once: AtOnce | None = None
+    ) -> Turn:
+        """A turn of the user, with what the update's replay check read where it read it."""
+        if admission is None:
+            return Turn(self.services, origin, await self._user(origin), at_once)
+        return Turn(self.services, origin, admission.user, at_once, session=admission.session)
+
+    async def chat_joined(
+        self,
+        origin: Origin,
+        *,
+        chat_id: str,
+        title: str,
+        joined: bool,
+        admission: Admission | None = None,
+    ) -> None:
         """Remember a channel or group the user added the bot to, as a target of their plans;
         one it was removed from is forgotten for everyone."""
-        user_id = (await self._user(origin)).id
+        user_id = (admission.user if admission else await self._user(origin)).id
         assert user_id is not None
         now, platform = self.services.clock(), origin.chat.platform
 
@@ -218,31 +240,33 @@ class Conversations:
 
         await self.services.db.run(record)
 
-    async def first_time(self, source: str, update_id: str, origin: Origin | None = None) -> bool:
+    async def first_time(self, source: str, update_id: str) -> bool:
         """Whether a platform update is new; a replayed one must have no effect.
-
-        With the update's ``origin``, its chat user is read in the same transaction, for the
-        turn that answers the update (in the same task) to use rather than read again.
 
         The commit does not wait for the disk: whatever the update changes is committed after
         it, by commits that wait, so a power cut loses the update's id only with its effects,
         and the update, delivered again, is answered as the first time. An answer waits for
         one write less.
         """
+        return await self.services.db.run(
+            lambda s: bookkeeping.mark_processed(s, source=source, update_id=update_id),
+            synced=False,
+        )
 
-        def admit(session: Session) -> ChatUser | None:
+    async def admit(self, source: str, update_id: str, origin: Origin) -> Admission | None:
+        """``first_time`` with what the update's answer reads first (the chat user and their
+        stored session) read in the same transaction, so that the answer begins with no round
+        trip of its own. None when the update was seen before."""
+        accounts = self.services.accounts
+
+        def admit(session: Session) -> Admission | None:
             if not bookkeeping.mark_processed(session, source=source, update_id=update_id):
                 return None
-            return _load_user(session, origin) if origin is not None else None
+            user = _load_user(session, origin)
+            assert user.id is not None
+            return Admission(user, accounts.stored_in(session, user.id))
 
-        if origin is None:
-            return await self.services.db.run(
-                lambda s: bookkeeping.mark_processed(s, source=source, update_id=update_id),
-                synced=False,
-            )
-        user = await self.services.db.run(admit, synced=False)
-        _ADMITTED.set(None if user is None else (origin.user, user))
-        return user is not None
+        return await self.services.db.run(admit, synced=False)
 
 
 def _load_user(session: Session, origin: Origin) -> ChatUser:

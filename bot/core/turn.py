@@ -25,8 +25,9 @@ from bot.core.texts import LANGUAGES, Texts, texts_for
 from bot.core.upstream import Upstream
 from storage import Database, users
 from storage.models import ChatUser
+from storage.upstream_sessions import StoredSession
 
-__all__ = ["AtOnce", "CoreServices", "Turn", "language_of", "text_screen"]
+__all__ = ["Admission", "AtOnce", "CoreServices", "Turn", "language_of", "text_screen"]
 
 T = TypeVar("T")
 # Carries out one effect before the turn ends (a password's deletion before the login call).
@@ -51,6 +52,15 @@ class CoreServices:
     zone: tzinfo = DEFAULT_ZONE
 
 
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """A new update let in: its chat user and their stored session (None when logged out),
+    read in its replay check's transaction for its answer to use."""
+
+    user: ChatUser
+    session: StoredSession | None
+
+
 def language_of(user: ChatUser, origin: Origin, default: str) -> str:
     """The user's choice, else their client's language if the bot speaks it, else the default."""
     if user.locale in LANGUAGES:
@@ -68,6 +78,8 @@ class Turn:
         origin: Origin,
         user: ChatUser,
         at_once: AtOnce | None = None,
+        *,
+        session: StoredSession | None = None,
     ) -> None:
         assert user.id is not None
         self.services = services
@@ -82,6 +94,9 @@ class Turn:
         # The input a command interrupted, so /iptal can tell whether it cancelled anything.
         self.interrupted: Awaiting | None = None
         self._deleted: set[str] = set()
+        # The user's stored session as read with the update, if it was: the first upstream
+        # call's alone, as a later one may follow a refresh.
+        self._session = session
 
     def send(self, screen: Screen) -> None:
         """Answer with a new message."""
@@ -133,7 +148,8 @@ class Turn:
 
     async def upstream(self, operation: Callable[[str], Awaitable[T]]) -> T:
         """Call the upstream as this user, with a fresh token."""
-        return await self.services.accounts.call(self.user_id, operation)
+        known, self._session = self._session, None
+        return await self.services.accounts.call(self.user_id, operation, known=known)
 
     async def store(self, work: Callable[[Session], T]) -> T:
         """Run storage work in one transaction."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 
-from bot.core.conversation import Conversations
+from bot.core.conversation import Admission, Conversations
 from bot.telegram.messenger import TelegramMessenger
 
 __all__ = ["CONTEXT_TYPES", "BotContext", "TelegramApp", "TelegramDeps"]
@@ -23,6 +23,10 @@ class TelegramDeps:
 
 class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], TelegramDeps]):
     """A callback context with typed access to the core and the messenger."""
+
+    # What the update's replay check read, for its answer: PTB makes one context per update
+    # and hands it to the handler of every group.
+    admission: Admission | None = None
 
     @property
     def conversations(self) -> Conversations:

@@ -57,7 +57,7 @@ async def answer(update: Update, context: BotContext, event: Event) -> list[Noti
     if origin is None:
         return []
     presenter = ChatPresenter(context.messenger, origin.chat)
-    await context.conversations.answer(origin, event, presenter)
+    await context.conversations.answer(origin, event, presenter, context.admission)
     return presenter.notices
 
 

@@ -1,4 +1,5 @@
-"""What one update costs the database: the chat user is read with the replay check."""
+"""What one update costs the database: the chat user and their stored session are read with
+the replay check."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from tests.e2e.telegram_rig import ALICE, telegram_rig
 from tests.e2e.test_telegram import order
 
 
-async def test_a_balance_asked_costs_two_transactions(tmp_path: Path) -> None:
+async def test_a_balance_asked_costs_one_transaction(tmp_path: Path) -> None:
     # No delivery round nor lease renewal during the answer.
     async with telegram_rig(
         tmp_path, poll_interval_seconds=600.0, delivery_lease_seconds=600.0
@@ -28,8 +29,8 @@ async def test_a_balance_asked_costs_two_transactions(tmp_path: Path) -> None:
         finally:
             event.remove(Engine, "begin", on_begin)
 
-    # The replay check with the chat user, then the stored session for the upstream call.
-    assert len(begun) == 2, begun
+    # The replay check, with the chat user and the stored session for the upstream call.
+    assert len(begun) == 1, begun
 
 
 async def test_a_confirm_press_buys_in_one_call_and_asks_no_balance_while_plenty(
@@ -69,6 +70,6 @@ async def test_a_confirm_press_buys_in_one_call_and_asks_no_balance_while_plenty
     assert rig.sandbox.state.create_count == 1
     # One create call; the summary's balance (500 TL) plainly pays for more: no balance call.
     assert called == ["makale-olustur"]
-    # The replay check, the submission, the session for the create call, the job recorded;
-    # then the progress line's three.
-    assert len(begun) == 7, begun
+    # The replay check (with the session for the create call), the submission, the job
+    # recorded; then the progress line's three.
+    assert len(begun) == 6, begun

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import make_url, text
+from sqlalchemy import Connection, Engine, event, make_url, text
 from sqlalchemy.exc import IntegrityError, StatementError
 from sqlmodel import Session, SQLModel
 
@@ -119,6 +119,22 @@ def test_run_commits_on_return_and_rolls_back_on_raise(database: Database) -> No
     assert created.external_id == "U1"
     assert created.id is not None
     assert database.run_sync(lambda session: session.get(ChatUser, created.id)) is not None
+
+
+def test_a_sqlite_write_like_the_last_one_sets_no_pragma(sqlite_database: Database) -> None:
+    statements: list[str] = []
+
+    def on_statement(connection: Connection, cursor: object, statement: str, *_: object) -> None:
+        statements.append(statement)
+
+    sqlite_database.run_sync(commit_waits_for_the_disk, synced=False)
+    event.listen(Engine, "before_cursor_execute", on_statement)
+    try:
+        # Every update's replay check is such a write.
+        sqlite_database.run_sync(commit_waits_for_the_disk, synced=False)
+    finally:
+        event.remove(Engine, "before_cursor_execute", on_statement)
+    assert statements[:1] == ["BEGIN IMMEDIATE"], statements
 
 
 async def test_run_works_in_a_thread_from_async_code(database: Database) -> None:

@@ -7,6 +7,8 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TypeVar
 
+from sqlmodel import Session
+
 from bot.api import LoginInvalid, LoginRejected, TokenRejected
 from bot.core.accounts.logins import LoginGuard, LoginLimits
 from bot.core.accounts.refresh import TokenRefresher, tokens_of
@@ -16,6 +18,7 @@ from bot.core.errors import NotLoggedIn
 from bot.core.operations import Operations
 from bot.core.upstream import Upstream
 from storage import Database, TokenCipher
+from storage.upstream_sessions import StoredSession
 
 __all__ = ["Accounts"]
 
@@ -80,6 +83,10 @@ class Accounts:
         """Whether the user has a stored session at this upstream."""
         return await self.signed_in(user_id) is not None
 
+    def stored_in(self, session: Session, user_id: int) -> StoredSession | None:
+        """The user's session at this upstream, read in a transaction under way."""
+        return self._sessions.load_in(session, user_id)
+
     async def signed_in(self, user_id: int) -> SignedIn | None:
         """The user's session at this upstream, without its tokens; None when logged out."""
         stored = await self._sessions.load(user_id)
@@ -90,9 +97,18 @@ class Accounts:
         if not await self.is_logged_in(user_id):
             raise NotLoggedIn
 
-    async def call(self, user_id: int, operation: Callable[[str], Awaitable[T]]) -> T:
-        """Run an upstream call with a fresh access token; a 401 gets one refresh and one retry."""
-        token = await self._refresher.access_token(user_id)
+    async def call(
+        self,
+        user_id: int,
+        operation: Callable[[str], Awaitable[T]],
+        *,
+        known: StoredSession | None = None,
+    ) -> T:
+        """Run an upstream call with a fresh access token; a 401 gets one refresh and one retry.
+
+        ``known`` is the user's session as read a moment ago, in the update's first transaction.
+        """
+        token = await self._refresher.access_token(user_id, known=known)
         try:
             return await operation(token)
         except TokenRejected:

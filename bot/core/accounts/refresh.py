@@ -58,9 +58,12 @@ class TokenRefresher:
         # A user's lock lives while someone holds or awaits it, so the map does not grow.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
-    async def access_token(self, user_id: int, *, rejected: str | None = None) -> str:
-        """A token fresh for a while yet, and not ``rejected`` (one the service refused)."""
-        stored = await self._sessions.load(user_id)
+    async def access_token(
+        self, user_id: int, *, rejected: str | None = None, known: StoredSession | None = None
+    ) -> str:
+        """A token fresh for a while yet, and not ``rejected`` (one the service refused);
+        ``known`` is the session as just read, which spares reading it again."""
+        stored = known if known is not None else await self._sessions.load(user_id)
         if stored is None:
             raise NotLoggedIn
         if self._fresh(stored, rejected):

@@ -49,7 +49,9 @@ async def inline_query(update: Update, context: BotContext) -> None:
     answer = (
         InlineAnswer()
         if refused
-        else await conversations.inline_articles(origin, query.query, query.offset)
+        else await conversations.inline_articles(
+            origin, query.query, query.offset, context.admission
+        )
     )
     button = None
     if answer.login_label is not None:

@@ -32,6 +32,7 @@ async def bot_membership(update: Update, context: BotContext) -> None:
         chat_id=str(change.chat.id),
         title=change.chat.title or str(change.chat.id),
         joined=change.new_chat_member.status in _IN,
+        admission=context.admission,
     )
 
 

@@ -14,10 +14,17 @@ SOURCE = "telegram"
 
 
 async def skip_replayed(update: Update, context: BotContext) -> None:
-    """Stop an update that was handled before; let a new one through."""
-    # The chat user is read with the check, for the update's answer to use.
+    """Stop an update that was handled before; let a new one through, with what the check
+    read for its answer (the chat user and their session) kept in its context."""
     origin = origin_of(update)
-    if not await context.conversations.first_time(SOURCE, str(update.update_id), origin):
+    update_id = str(update.update_id)
+    conversations = context.conversations
+    if origin is None:
+        if not await conversations.first_time(SOURCE, update_id):
+            raise ApplicationHandlerStop
+        return
+    context.admission = await conversations.admit(SOURCE, update_id, origin)
+    if context.admission is None:
         raise ApplicationHandlerStop
 
 
