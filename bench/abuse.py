@@ -46,13 +46,13 @@ from bot.core.screens import Edit, Effect, Send, SendDocument
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, running_sandbox
 from storage import generate_key
 from tests.e2e.fake_slack import FakeSlack
+from tests.loop_lag import LoopLag
 
 ROOT = Path(__file__).resolve().parents[1]
 MEGABYTE = 1024 * 1024
 PLATFORM = "bench"
 TOKEN, SECRET = "xoxb-1-bench-token", "bench-signing-secret"
 START_TIMEOUT = 30.0
-_TICK = 0.001
 
 
 @dataclass(frozen=True)
@@ -77,32 +77,6 @@ class Measure:
     reference: float
     goal: str
     met: bool
-
-
-class LoopLag:
-    """The longest the event loop went without running a ready task, while it watched."""
-
-    def __init__(self) -> None:
-        self.worst = 0.0
-        self._task: asyncio.Task[None] | None = None
-
-    async def _watch(self) -> None:
-        # A short timer fires late by as long as the loop was held by something else.
-        while True:
-            before = time.perf_counter()
-            await asyncio.sleep(_TICK)
-            self.worst = max(self.worst, time.perf_counter() - before - _TICK)
-
-    async def __aenter__(self) -> LoopLag:
-        self._task = asyncio.create_task(self._watch())
-        await asyncio.sleep(0)
-        return self
-
-    async def __aexit__(self, *_: object) -> None:
-        assert self._task is not None
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
 
 
 def _button(effects: Sequence[Effect], label: str) -> str:

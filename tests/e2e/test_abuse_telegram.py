@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -15,34 +13,13 @@ from sqlmodel import select
 from bot.core.title_files import MAX_FILE_BYTES
 from storage import ChatUser, Database, Draft
 from tests.e2e.telegram_rig import ALICE, BOB, METRICS_TOKEN, Rig, telegram_rig
+from tests.loop_lag import LoopLag
 
 
 @pytest.fixture
 async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
     async with telegram_rig(tmp_path) as running:
         yield running
-
-
-class LoopLag:
-    """The longest the event loop went without running a ready task, while it watched."""
-
-    def __init__(self) -> None:
-        self.worst = 0.0
-        self._task: asyncio.Task[None] | None = None
-
-    async def _watch(self) -> None:
-        while True:
-            before = time.monotonic()
-            await asyncio.sleep(0.005)
-            self.worst = max(self.worst, time.monotonic() - before - 0.005)
-
-    async def __aenter__(self) -> LoopLag:
-        self._task = asyncio.create_task(self._watch())
-        return self
-
-    async def __aexit__(self, *_: object) -> None:
-        assert self._task is not None
-        self._task.cancel()
 
 
 async def test_a_file_without_its_size_is_downloaded_no_further_than_the_limit(rig: Rig) -> None:
@@ -60,7 +37,7 @@ async def test_a_megabyte_of_empty_lines_does_not_stall_the_others(rig: Rig) -> 
     await rig.log_in()
     await rig.says(BOB, "/yardim", "/yaz")
 
-    async with LoopLag() as lag:
+    async with LoopLag(tick=0.005) as lag:
         sent = rig.telegram.user_sends_document(ALICE, "bos.txt", b"\n" * MAX_FILE_BYTES)
         await rig.until(ALICE, "edilebilecek başlık yok", since=sent["message_id"])
 
