@@ -25,7 +25,6 @@ import contextlib
 import json
 import os
 import platform
-import socket
 import sys
 import tempfile
 import time
@@ -47,6 +46,7 @@ from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, running_sandbox
 from storage import generate_key
 from tests.e2e.fake_slack import FakeSlack
 from tests.loop_lag import LoopLag
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 MEGABYTE = 1024 * 1024
@@ -142,13 +142,6 @@ async def loop_lag(folder: Path, sizes: Sizes) -> Measure:
         "< 100 ms",
         worst < 0.1,
     )
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def peak_rss_kb(pid: int) -> int:

@@ -24,7 +24,6 @@ import os
 import platform
 import resource
 import shutil
-import socket
 import statistics
 import sys
 import tempfile
@@ -61,6 +60,7 @@ from bot.telegram.render import to_html
 from storage import Database, TokenCipher, generate_key, jobs, users
 from storage.models import Job, JobStatus
 from tests.e2e.fake_telegram import FakeTelegram, Limits, Sent
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 # Tokens of the fake Telegram and the password of the sandbox's accounts: no secrets.
@@ -258,13 +258,6 @@ def article_messages(job: UpstreamJob) -> list[Screen]:
 
 
 # The processes
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @contextlib.asynccontextmanager

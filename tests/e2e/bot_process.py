@@ -40,8 +40,9 @@ from storage import Database, TokenCipher, users
 from tests.e2e.article_lines import shown_lines
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.fake_telegram.forms import read_request
-from tests.e2e.telegram_rig import TOKEN, WEBHOOK_SECRET, WEBHOOK_URL, free_port
+from tests.e2e.telegram_rig import TOKEN, WEBHOOK_SECRET, WEBHOOK_URL
 from tests.fakes import place_order, wait_until
+from tests.ports import free_port
 
 __all__ = [
     "CHAT_CHANGES",

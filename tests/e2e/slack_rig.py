@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import html
 import re
-import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
@@ -27,6 +26,7 @@ from tests.e2e.fake_slack import FakeSlack
 from tests.e2e.fake_slack.distribution import CLIENT_ID, CLIENT_SECRET
 from tests.e2e.fake_slack.server import APP_TOKEN
 from tests.e2e.fake_slack.team import FakeTeam
+from tests.ports import free_port
 from tests.schema import migrated_sqlite
 
 METRICS_TOKEN = "metrics-token-for-tests"
@@ -40,13 +40,6 @@ _AUTHORIZE_LINK = re.compile(r'href="([^"]*/oauth/v2/authorize\?[^"]*)"')
 STATE_COOKIE = "slack-app-oauth-state"
 
 Signed = tuple[bytes, dict[str, str]]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def text_of(message: dict[str, Any]) -> str:

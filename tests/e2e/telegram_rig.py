@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from bot.sandbox import RunningSandbox, running_sandbox
 from storage import generate_key
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.fake_telegram.records import StoredMessage
+from tests.ports import free_port
 from tests.schema import migrated_sqlite
 
 METRICS_TOKEN = "metrics-token-for-tests"
@@ -26,13 +26,6 @@ BOB = 1002
 # The public URL Telegram is given in webhook mode; the host's router forwards it to PORT.
 WEBHOOK_URL = "https://bot.example.test/telegram/hook"
 WEBHOOK_SECRET = "s3cret-token_for-tests"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @dataclass

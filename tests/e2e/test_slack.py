@@ -43,13 +43,13 @@ from tests.e2e.slack_rig import (
     SlackRig,
     buttons_of,
     dm_message,
-    free_port,
     input_values,
     slack_rig,
     text_of,
     until_serving,
 )
 from tests.fakes import ManualClock
+from tests.ports import free_port
 
 
 @pytest.fixture

@@ -17,7 +17,8 @@ from storage import Database
 from tests.e2e.fake_slack.distribution import CLIENT_SECRET
 from tests.e2e.fake_slack.team import FakeTeam
 from tests.e2e.order_labels import SHORT, TITLE
-from tests.e2e.slack_rig import CHANNEL, SECRET, SlackRig, free_port, slack_rig, text_of
+from tests.e2e.slack_rig import CHANNEL, SECRET, SlackRig, slack_rig, text_of
+from tests.ports import free_port
 
 SECOND = "T2"
 

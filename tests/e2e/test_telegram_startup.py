@@ -15,7 +15,8 @@ from bot.config import load_settings
 from bot.sandbox import running_sandbox
 from storage import generate_key
 from tests.e2e.fake_telegram import FakeTelegram
-from tests.e2e.telegram_rig import ALICE, TOKEN, Rig, free_port
+from tests.e2e.telegram_rig import ALICE, TOKEN, Rig
+from tests.ports import free_port
 
 # Longer than the bot's first waits before it tries the menu again (1 s, then 2 s).
 MENU_TIMEOUT = 20.0
