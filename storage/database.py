@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
@@ -36,6 +37,9 @@ _READER = "makale_reader"
 _UNSYNCED = "makale_unsynced"
 # Where a SQLite connection's info remembers the synchronous pragma it was last given.
 _SYNCHRONOUS = "makale_synchronous"
+# The connection of ``run_brief`` never waits for a lock, nor for the disk: its commits are
+# unsynced, and checkpoints (which wait for the disk) are left to the other connections.
+_UNWAITING_PRAGMAS = ("busy_timeout=0", "wal_autocheckpoint=0")
 
 
 class DatabaseUnusable(Exception):
@@ -52,14 +56,15 @@ class MigrationError(Exception):
 class Database:
     """One engine, and the one way to use it: a unit of work in one transaction."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, unwaiting: Engine | None = None) -> None:
         self._engine = engine
+        self._unwaiting = unwaiting
         # Held on connections of their own, which the pool's dispose would not close.
         self._leaderships: list[Leadership] = []
         # SQLite has one writer at a time and every transaction here begins IMMEDIATE, so
         # threads of this process queue on a lock instead of SQLite's busy handler, which
         # sleeps in growing steps (up to 100 ms) while it waits.
-        self._turn = threading.Lock() if engine.dialect.name == "sqlite" else nullcontext()
+        self._turn = threading.Lock() if engine.dialect.name == "sqlite" else None
         # Its transactions begin deferred on SQLite: a reader takes no write lock. Not where
         # one connection serves every thread (":memory:"): there a read waits its turn.
         shared = isinstance(engine.pool, StaticPool)
@@ -80,17 +85,14 @@ class Database:
             engine = create_engine(parsed, pool_pre_ping=True)
             event.listen(engine, "begin", _begin_postgresql)
             return cls(engine)
-        if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-            engine = create_engine(parsed, connect_args={"check_same_thread": False})
-        else:
+        if not parsed.database or parsed.database == ":memory:":
             # Every pooled connection to ":memory:" would be a database of its own.
-            engine = create_engine(
-                parsed, connect_args={"check_same_thread": False}, poolclass=StaticPool
-            )
-        event.listen(engine, "connect", _prepare_sqlite_connection)
-        event.listen(engine, "begin", _begin_immediate)
-        return cls(engine)
+            return cls(_sqlite_engine(parsed, StaticPool, _prepare_sqlite_connection))
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = _sqlite_engine(parsed, None, _prepare_sqlite_connection)
+        # One connection: only the holder of the process's write turn uses it.
+        unwaiting = _sqlite_engine(parsed, StaticPool, _prepare_unwaiting_connection)
+        return cls(engine, unwaiting.execution_options(**{_UNSYNCED: True}))
 
     @property
     def url(self) -> str:
@@ -166,6 +168,29 @@ class Database:
         ):
             return work(session)
 
+    async def run_brief(self, work: Callable[[Session], T]) -> T:
+        """``run(work, synced=False)`` for a transaction of a few statements, in this thread
+        when it can start at once: an update's first, which its answer waits for.
+
+        A worker thread costs such a transaction more than its work: about a millisecond,
+        mostly spent waiting for the event loop to let go of the GIL. On a SQLite file it
+        runs here on a connection that never waits: not for the write lock (another
+        process's write sends the work to a worker thread after all) nor for the disk. A
+        PostgreSQL transaction is a network round trip: always a worker thread's.
+        """
+        turn = self._turn
+        if self._unwaiting is None or turn is None or not turn.acquire(blocking=False):
+            return await self.run(work, synced=False)
+        try:
+            with Session(self._unwaiting, expire_on_commit=False) as session, session.begin():
+                return work(session)
+        except OperationalError as err:
+            if not _busy(err):
+                raise
+        finally:
+            turn.release()
+        return await self.run(work, synced=False)
+
     def run_sync(self, work: Callable[[Session], T], *, synced: bool = True) -> T:
         """Run ``work`` in one transaction: commit when it returns, roll back when it raises.
 
@@ -175,7 +200,7 @@ class Database:
         """
         # Rows stay readable after the commit, so work can return them to async callers.
         with (
-            self._turn,
+            self._turn or nullcontext(),
             Session(self._engine if synced else self._unsynced, expire_on_commit=False) as session,
             session.begin(),
         ):
@@ -193,6 +218,8 @@ class Database:
             lock.release()
         self._leaderships.clear()
         self._engine.dispose()
+        if self._unwaiting is not None:
+            self._unwaiting.dispose()
 
 
 def _alembic_config() -> Config:
@@ -228,10 +255,38 @@ def _run_pragmas(dbapi_connection: DBAPIConnection, *pragmas: str) -> None:
         cursor.close()
 
 
+def _sqlite_engine(
+    url: URL,
+    pool: type[StaticPool] | None,
+    prepare: Callable[[DBAPIConnection, ConnectionPoolEntry], None],
+) -> Engine:
+    pooling: dict[str, Any] = {} if pool is None else {"poolclass": pool}
+    engine = create_engine(url, connect_args={"check_same_thread": False}, **pooling)
+    event.listen(engine, "connect", prepare)
+    event.listen(engine, "begin", _begin_immediate)
+    return engine
+
+
 def _prepare_sqlite_connection(dbapi_connection: DBAPIConnection, _: ConnectionPoolEntry) -> None:
     # sqlite3 would otherwise start transactions itself, lazily and only before writes.
     dbapi_connection.isolation_level = None
     _run_pragmas(dbapi_connection, *_SQLITE_PRAGMAS)
+
+
+def _prepare_unwaiting_connection(
+    dbapi_connection: DBAPIConnection, entry: ConnectionPoolEntry
+) -> None:
+    _prepare_sqlite_connection(dbapi_connection, entry)
+    _run_pragmas(dbapi_connection, *_UNWAITING_PRAGMAS)
+
+
+def _busy(err: OperationalError) -> bool:
+    """Whether SQLite refused a statement because another connection holds a lock."""
+    cause = err.orig
+    return isinstance(cause, sqlite3.Error) and cause.sqlite_errorcode & 0xFF in {
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+    }
 
 
 def _begin_immediate(connection: Connection) -> None:

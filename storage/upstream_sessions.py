@@ -5,14 +5,15 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
-from sqlalchemy import bindparam, delete, or_, update
-from sqlmodel import Session, col, select
+from sqlalchemy import Table, and_, bindparam, delete, inspect, or_, update
+from sqlalchemy import select as core_select
+from sqlmodel import Session, SQLModel, col, select
 
 from storage.crypto import TokenCipher, UndecryptableToken
 from storage.inserts import dialect_insert
-from storage.models import UpstreamSession, utcnow
+from storage.models import ChatUser, UpstreamSession, utcnow
 
 __all__ = [
     "StoredSession",
@@ -24,6 +25,7 @@ __all__ = [
     "release_refresh",
     "save_session",
     "swap_tokens",
+    "user_with_session",
 ]
 
 logger = logging.getLogger(__name__)
@@ -68,6 +70,54 @@ _SESSION_OF = select(UpstreamSession).where(
     col(UpstreamSession.upstream_url) == bindparam("upstream_url"),
 )
 _LOCKED_SESSION_OF = _SESSION_OF.with_for_update()
+
+
+def _table(model: type[SQLModel]) -> Table:
+    table = inspect(model).local_table
+    assert isinstance(table, Table)
+    return table
+
+
+_USER_TABLE, _SESSION_TABLE = _table(ChatUser), _table(UpstreamSession)
+_USERS, _SESSIONS = _USER_TABLE.c, _SESSION_TABLE.c
+_SESSION_FIELDS = (
+    "access_token",
+    "access_expires_at",
+    "refresh_token",
+    "refresh_expires_at",
+    "version",
+    "account",
+)
+# Read with every update, past the ORM (whose loading costs more than the statement): the
+# chat user with their session at an upstream, if they have one.
+_USER_WITH_SESSION = (
+    core_select(*_USERS, *(_SESSIONS[name] for name in _SESSION_FIELDS))
+    .select_from(
+        _USER_TABLE.outerjoin(
+            _SESSION_TABLE,
+            and_(
+                _SESSIONS.chat_user_id == _USERS.id,
+                _SESSIONS.upstream_url == bindparam("upstream_url"),
+            ),
+        )
+    )
+    .where(
+        _USERS.platform == bindparam("platform"),
+        _USERS.workspace == bindparam("workspace"),
+        _USERS.external_id == bindparam("external_id"),
+    )
+)
+
+
+class _SessionRow(Protocol):
+    """A stored session's columns, as an ORM row or a plain one has them."""
+
+    access_token: bytes
+    access_expires_at: datetime
+    refresh_token: bytes
+    refresh_expires_at: datetime
+    version: int
+    account: str | None
 
 
 def _of(user_id: int, upstream_url: str) -> tuple[Any, ...]:
@@ -128,8 +178,39 @@ def load_session(
     """
     query = _LOCKED_SESSION_OF if for_update else _SESSION_OF
     row = session.exec(query, params={"user_id": user_id, "upstream_url": upstream_url}).first()
+    return None if row is None else _decrypted(row, cipher, user_id, upstream_url)
+
+
+def user_with_session(
+    session: Session,
+    *,
+    cipher: TokenCipher,
+    platform: str,
+    workspace: str,
+    external_id: str,
+    upstream_url: str,
+) -> tuple[ChatUser, StoredSession | None] | None:
+    """The chat user with these ids and their session at that URL (as ``load_session`` reads
+    it), in one statement; None when there is no such user yet."""
+    params = {
+        "platform": platform,
+        "workspace": workspace,
+        "external_id": external_id,
+        "upstream_url": upstream_url,
+    }
+    row = session.connection().execute(_USER_WITH_SESSION, params).first()
     if row is None:
         return None
+    user = ChatUser(**{column.key: getattr(row, column.key) for column in _USERS})
+    assert user.id is not None
+    if row.access_token is None:
+        return user, None
+    return user, _decrypted(row, cipher, user.id, upstream_url)
+
+
+def _decrypted(
+    row: _SessionRow, cipher: TokenCipher, user_id: int, upstream_url: str
+) -> StoredSession | None:
     try:
         tokens = Tokens(
             access_token=cipher.decrypt(row.access_token),

@@ -76,6 +76,14 @@ def forget_awaited_passwords(session: Session, *, before: datetime) -> int:
     return result.rowcount
 
 
+# Written with a user's first update: built once, and run past the ORM's bookkeeping.
+_SET_LOCALE = (
+    update(ChatUser)
+    .where(col(ChatUser.id) == bindparam("user_id"))
+    .values(locale=bindparam("chosen"))
+)
+
+
 def set_locale(session: Session, *, user_id: int, locale: str) -> None:
-    """Store the language the user chose."""
-    session.exec(update(ChatUser).where(col(ChatUser.id) == user_id).values(locale=locale))
+    """Store the language the user chose (rows of the user loaded before keep theirs)."""
+    session.connection().execute(_SET_LOCALE, {"user_id": user_id, "chosen": locale})

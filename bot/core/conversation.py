@@ -248,9 +248,8 @@ class Conversations:
         and the update, delivered again, is answered as the first time. An answer waits for
         one write less.
         """
-        return await self.services.db.run(
-            lambda s: bookkeeping.mark_processed(s, source=source, update_id=update_id),
-            synced=False,
+        return await self.services.db.run_brief(
+            lambda s: bookkeeping.mark_processed(s, source=source, update_id=update_id)
         )
 
     async def admit(self, source: str, update_id: str, origin: Origin) -> Admission | None:
@@ -262,26 +261,34 @@ class Conversations:
         def admit(session: Session) -> Admission | None:
             if not bookkeeping.mark_processed(session, source=source, update_id=update_id):
                 return None
-            user = _load_user(session, origin)
-            assert user.id is not None
-            return Admission(user, accounts.stored_in(session, user.id))
+            found = accounts.with_user_in(session, origin.user)
+            if found is None:
+                return Admission(_load_user(session, origin), None)
+            user, stored = found
+            _keep_language(session, user, origin)
+            return Admission(user, stored)
 
-        return await self.services.db.run(admit, synced=False)
+        return await self.services.db.run_brief(admit)
 
 
 def _load_user(session: Session, origin: Origin) -> ChatUser:
     """The origin's chat user, created on first sight, with the client's language kept."""
     key = origin.user
-    hinted = (origin.language_hint or "")[:2].lower()
     user = users.get_or_create_user(
         session, platform=key.platform, workspace=key.workspace, external_id=key.external_id
     )
+    _keep_language(session, user, origin)
+    return user
+
+
+def _keep_language(session: Session, user: ChatUser, origin: Origin) -> None:
+    """Take the client's language for a user who has chosen none, so that delivery (which
+    has no client to ask) speaks it too."""
+    hinted = (origin.language_hint or "")[:2].lower()
     if user.locale is None and hinted in LANGUAGES:
-        # Kept, so that delivery (which has no client to ask) speaks the same language.
         assert user.id is not None
         users.set_locale(session, user_id=user.id, locale=hinted)
         user.locale = hinted
-    return user
 
 
 async def _then(turn: Turn) -> None:

@@ -3,6 +3,7 @@ the replay check."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from sqlalchemy import Connection, Engine, event
@@ -18,10 +19,10 @@ async def test_a_balance_asked_costs_one_transaction(tmp_path: Path) -> None:
         tmp_path, poll_interval_seconds=600.0, delivery_lease_seconds=600.0
     ) as rig:
         await rig.log_in()
-        begun: list[str | None] = []
+        begun: list[tuple[str | None, int]] = []
 
         def on_begin(connection: Connection) -> None:
-            begun.append(connection.engine.url.database)
+            begun.append((connection.engine.url.database, threading.get_ident()))
 
         event.listen(Engine, "begin", on_begin)
         try:
@@ -31,6 +32,8 @@ async def test_a_balance_asked_costs_one_transaction(tmp_path: Path) -> None:
 
     # The replay check, with the chat user and the stored session for the upstream call.
     assert len(begun) == 1, begun
+    # On the event loop's own thread: a worker thread would cost it more than its work.
+    assert begun[0][1] == threading.get_ident()
 
 
 async def test_a_confirm_press_buys_in_one_call_and_asks_no_balance_while_plenty(

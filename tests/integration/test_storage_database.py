@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -171,6 +172,67 @@ async def test_a_read_waits_for_no_write_under_way_and_sees_what_was_committed(
     after = await database.read(lambda session: session.get(ChatUser, chat_user.id))
     assert after is not None
     assert after.locale == "en"
+
+
+async def test_a_brief_transaction_runs_in_this_thread_on_sqlite_only(
+    database: Database,
+) -> None:
+    def work(session: Session) -> tuple[int, bool]:
+        users.get_or_create_user(session, platform="shell", workspace="", external_id="brief")
+        return threading.get_ident(), commit_waits_for_the_disk(session)
+
+    thread, waits = await database.run_brief(work)
+
+    # A PostgreSQL transaction is a network round trip: never on the event loop.
+    assert (thread == threading.get_ident()) is database.is_sqlite
+    assert not waits
+    assert database.run_sync(
+        lambda session: (
+            users.get_or_create_user(
+                session, platform="shell", workspace="", external_id="brief"
+            ).id
+        )
+    )
+
+
+async def test_a_brief_transaction_leaves_the_loop_while_another_process_writes(
+    sqlite_database: Database, tmp_path: Path
+) -> None:
+    other = sqlite3.connect(tmp_path / "bot.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    threads: list[int] = []
+
+    def work(session: Session) -> None:
+        users.get_or_create_user(session, platform="shell", workspace="", external_id="late")
+        threads.append(threading.get_ident())
+
+    brief = asyncio.create_task(sqlite_database.run_brief(work))
+    try:
+        # Had the brief transaction waited for the lock here, this could not run until it
+        # gave up.
+        await asyncio.sleep(0)
+        other.execute("COMMIT")
+        await asyncio.wait_for(brief, 30)
+    finally:
+        other.close()
+
+    assert len(threads) == 1, "the refused attempt did not get past its first statement"
+    assert threads[0] != threading.get_ident()
+
+
+async def test_a_brief_transaction_raises_what_its_work_raises_and_keeps_nothing(
+    sqlite_database: Database,
+) -> None:
+    class Boom(Exception):
+        pass
+
+    def create_then_fail(session: Session) -> None:
+        users.get_or_create_user(session, platform="shell", workspace="", external_id="boom")
+        raise Boom
+
+    with pytest.raises(Boom):
+        await sqlite_database.run_brief(create_then_fail)
+    assert sqlite_database.run_sync(lambda session: session.get(ChatUser, 1)) is None
 
 
 def commit_waits_for_the_disk(session: Session) -> bool:

@@ -199,3 +199,40 @@ def test_repr_hides_the_tokens() -> None:
     shown = repr(StoredSession(1, URL, _tokens("a"), 1))
     assert "secret" not in shown
     assert "access_expires_at" in shown
+
+
+def _with_user(
+    database: Database, cipher: TokenCipher, external_id: str, upstream_url: str = URL
+) -> tuple[ChatUser, StoredSession | None] | None:
+    return database.run_sync(
+        lambda session: upstream_sessions.user_with_session(
+            session,
+            cipher=cipher,
+            platform="telegram",
+            workspace="",
+            external_id=external_id,
+            upstream_url=upstream_url,
+        )
+    )
+
+
+def test_a_user_is_read_with_their_session_in_one_statement(
+    database: Database, cipher: TokenCipher, chat_user: ChatUser
+) -> None:
+    assert _with_user(database, cipher, "someone else") is None
+    found = _with_user(database, cipher, chat_user.external_id)
+    assert found is not None
+    assert found[0].model_dump() == chat_user.model_dump()
+    assert found[1] is None, "no session yet"
+
+    saved = _save(database, cipher, _user_id(chat_user), _tokens("a"))
+    found = _with_user(database, cipher, chat_user.external_id)
+    assert found is not None
+    assert found[0].model_dump() == chat_user.model_dump()
+    assert found[1] == saved == _load(database, cipher, _user_id(chat_user))
+    elsewhere = _with_user(database, cipher, chat_user.external_id, "http://127.0.0.1:8000")
+    assert elsewhere is not None
+    assert elsewhere[1] is None, "a session is only valid at its own URL"
+    undecryptable = _with_user(database, TokenCipher(generate_key()), chat_user.external_id)
+    assert undecryptable is not None
+    assert undecryptable[1] is None

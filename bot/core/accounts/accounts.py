@@ -15,9 +15,11 @@ from bot.core.accounts.refresh import TokenRefresher, tokens_of
 from bot.core.accounts.sessions import SessionStore, SignedIn, masked_email
 from bot.core.clock import Clock
 from bot.core.errors import NotLoggedIn
+from bot.core.events import UserKey
 from bot.core.operations import Operations
 from bot.core.upstream import Upstream
 from storage import Database, TokenCipher
+from storage.models import ChatUser
 from storage.upstream_sessions import StoredSession
 
 __all__ = ["Accounts"]
@@ -83,9 +85,12 @@ class Accounts:
         """Whether the user has a stored session at this upstream."""
         return await self.signed_in(user_id) is not None
 
-    def stored_in(self, session: Session, user_id: int) -> StoredSession | None:
-        """The user's session at this upstream, read in a transaction under way."""
-        return self._sessions.load_in(session, user_id)
+    def with_user_in(
+        self, session: Session, user: UserKey
+    ) -> tuple[ChatUser, StoredSession | None] | None:
+        """The chat user and their session at this upstream, read at once in a transaction
+        under way; None for a user not seen before."""
+        return self._sessions.with_user_in(session, user)
 
     async def signed_in(self, user_id: int) -> SignedIn | None:
         """The user's session at this upstream, without its tokens; None when logged out."""

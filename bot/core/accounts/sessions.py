@@ -8,7 +8,9 @@ from datetime import datetime
 
 from sqlmodel import Session
 
+from bot.core.events import UserKey
 from storage import Database, TokenCipher, upstream_sessions
+from storage.models import ChatUser
 from storage.upstream_sessions import StoredSession, Tokens
 
 __all__ = ["SessionStore", "SignedIn", "masked_email"]
@@ -44,6 +46,20 @@ class SessionStore:
         """The same, read in a transaction under way."""
         return upstream_sessions.load_session(
             session, cipher=self._cipher, user_id=user_id, upstream_url=self.upstream_url
+        )
+
+    def with_user_in(
+        self, session: Session, user: UserKey
+    ) -> tuple[ChatUser, StoredSession | None] | None:
+        """The chat user and their session, read at once in a transaction under way; None
+        for a user not seen before."""
+        return upstream_sessions.user_with_session(
+            session,
+            cipher=self._cipher,
+            platform=user.platform,
+            workspace=user.workspace,
+            external_id=user.external_id,
+            upstream_url=self.upstream_url,
         )
 
     async def save(self, user_id: int, tokens: Tokens, *, account: str) -> None:
