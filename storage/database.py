@@ -39,7 +39,7 @@ _UNSYNCED = "makale_unsynced"
 _SYNCHRONOUS = "makale_synchronous"
 # The connection of ``run_brief`` never waits for a lock, nor for the disk: its commits are
 # unsynced, and checkpoints (which wait for the disk) are left to the other connections.
-_UNWAITING_PRAGMAS = ("busy_timeout=0", "wal_autocheckpoint=0")
+_UNWAITING_PRAGMAS = ("busy_timeout=0", "synchronous=NORMAL", "wal_autocheckpoint=0")
 
 
 class DatabaseUnusable(Exception):
@@ -87,12 +87,16 @@ class Database:
             return cls(engine)
         if not parsed.database or parsed.database == ":memory:":
             # Every pooled connection to ":memory:" would be a database of its own.
-            return cls(_sqlite_engine(parsed, StaticPool, _prepare_sqlite_connection))
+            return cls(
+                _sqlite_engine(parsed, StaticPool, _prepare_sqlite_connection, _begin_immediate)
+            )
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = _sqlite_engine(parsed, None, _prepare_sqlite_connection)
+        engine = _sqlite_engine(parsed, None, _prepare_sqlite_connection, _begin_immediate)
         # One connection: only the holder of the process's write turn uses it.
-        unwaiting = _sqlite_engine(parsed, StaticPool, _prepare_unwaiting_connection)
-        return cls(engine, unwaiting.execution_options(**{_UNSYNCED: True}))
+        unwaiting = _sqlite_engine(
+            parsed, StaticPool, _prepare_unwaiting_connection, _begin_on_the_driver
+        )
+        return cls(engine, unwaiting)
 
     @property
     def url(self) -> str:
@@ -184,7 +188,8 @@ class Database:
         try:
             with Session(self._unwaiting, expire_on_commit=False) as session, session.begin():
                 return work(session)
-        except OperationalError as err:
+        # Its BEGIN and its prepared statements meet the driver's errors unwrapped.
+        except (OperationalError, sqlite3.OperationalError) as err:
             if not _busy(err):
                 raise
         finally:
@@ -259,11 +264,12 @@ def _sqlite_engine(
     url: URL,
     pool: type[StaticPool] | None,
     prepare: Callable[[DBAPIConnection, ConnectionPoolEntry], None],
+    begin: Callable[[Connection], None],
 ) -> Engine:
     pooling: dict[str, Any] = {} if pool is None else {"poolclass": pool}
     engine = create_engine(url, connect_args={"check_same_thread": False}, **pooling)
     event.listen(engine, "connect", prepare)
-    event.listen(engine, "begin", _begin_immediate)
+    event.listen(engine, "begin", begin)
     return engine
 
 
@@ -280,9 +286,9 @@ def _prepare_unwaiting_connection(
     _run_pragmas(dbapi_connection, *_UNWAITING_PRAGMAS)
 
 
-def _busy(err: OperationalError) -> bool:
+def _busy(err: OperationalError | sqlite3.OperationalError) -> bool:
     """Whether SQLite refused a statement because another connection holds a lock."""
-    cause = err.orig
+    cause = err.orig if isinstance(err, OperationalError) else err
     return isinstance(cause, sqlite3.Error) and cause.sqlite_errorcode & 0xFF in {
         sqlite3.SQLITE_BUSY,
         sqlite3.SQLITE_LOCKED,
@@ -304,6 +310,12 @@ def _begin_immediate(connection: Connection) -> None:
         connection.exec_driver_sql(f"PRAGMA synchronous={synchronous}")
         connection.info[_SYNCHRONOUS] = synchronous
     connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _begin_on_the_driver(connection: Connection) -> None:
+    # Every transaction of ``run_brief``'s connection is a write of the same kind: its
+    # pragmas are set once, and its BEGIN goes past SQLAlchemy's execution.
+    connection.connection.cursor().execute("BEGIN IMMEDIATE")
 
 
 def _begin_postgresql(connection: Connection) -> None:

@@ -8,8 +8,9 @@ from typing import Any
 
 from sqlalchemy import ColumnClause, ColumnElement, column
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.sql.dml import ReturningInsert
 from sqlmodel import Session, SQLModel
+
+from storage.prepared import Prepared
 
 __all__ = ["dialect_insert", "insert_if_absent", "insert_values_if_absent"]
 
@@ -53,15 +54,15 @@ def insert_values_if_absent(
     session: Session, model: type[SQLModel], values: Mapping[str, Any], *, key: tuple[str, ...]
 ) -> bool:
     """``insert_if_absent`` for a row given as its column values (every one, defaults too),
-    for the rows written on every update: its statement is built once, and it runs on the
-    session's connection, past the ORM (so it flushes nothing pending)."""
+    for the rows written on every update: its statement is compiled once, and it runs past
+    the ORM (so it flushes nothing pending) and past SQLAlchemy's execution."""
     statement = _insert_if_absent(session.get_bind().dialect.name, model, key)
-    return session.connection().execute(statement, dict(values)).first() is not None
+    return statement.first(session, values) is not None
 
 
 @cache
-def _insert_if_absent(
-    dialect: str, model: type[SQLModel], key: tuple[str, ...]
-) -> ReturningInsert[Any]:
+def _insert_if_absent(dialect: str, model: type[SQLModel], key: tuple[str, ...]) -> Prepared:
     returning: list[ColumnClause[Any]] = [column(name) for name in key]
-    return _insert(dialect, model).on_conflict_do_nothing(index_elements=key).returning(*returning)
+    return Prepared(
+        _insert(dialect, model).on_conflict_do_nothing(index_elements=key).returning(*returning)
+    )

@@ -14,6 +14,7 @@ from sqlmodel import Session, SQLModel, col, select
 from storage.crypto import TokenCipher, UndecryptableToken
 from storage.inserts import dialect_insert
 from storage.models import ChatUser, UpstreamSession, utcnow
+from storage.prepared import Prepared
 
 __all__ = [
     "StoredSession",
@@ -88,9 +89,9 @@ _SESSION_FIELDS = (
     "version",
     "account",
 )
-# Read with every update, past the ORM (whose loading costs more than the statement): the
-# chat user with their session at an upstream, if they have one.
-_USER_WITH_SESSION = (
+# Read with every update, past the ORM and SQLAlchemy's execution (each costs more than the
+# statement): the chat user with their session at an upstream, if they have one.
+_USER_WITH_SESSION = Prepared(
     core_select(*_USERS, *(_SESSIONS[name] for name in _SESSION_FIELDS))
     .select_from(
         _USER_TABLE.outerjoin(
@@ -198,7 +199,7 @@ def user_with_session(
         "external_id": external_id,
         "upstream_url": upstream_url,
     }
-    row = session.connection().execute(_USER_WITH_SESSION, params).first()
+    row = _USER_WITH_SESSION.first(session, params)
     if row is None:
         return None
     user = ChatUser(**{column.key: getattr(row, column.key) for column in _USERS})

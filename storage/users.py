@@ -9,6 +9,7 @@ from sqlmodel import Session, col, select
 
 from storage.inserts import insert_if_absent
 from storage.models import Awaiting, ChatUser
+from storage.prepared import Prepared
 
 __all__ = [
     "forget_awaited_passwords",
@@ -76,8 +77,8 @@ def forget_awaited_passwords(session: Session, *, before: datetime) -> int:
     return result.rowcount
 
 
-# Written with a user's first update: built once, and run past the ORM's bookkeeping.
-_SET_LOCALE = (
+# Written with a user's first update: compiled once, and run past the ORM's bookkeeping.
+_SET_LOCALE = Prepared(
     update(ChatUser)
     .where(col(ChatUser.id) == bindparam("user_id"))
     .values(locale=bindparam("chosen"))
@@ -86,4 +87,4 @@ _SET_LOCALE = (
 
 def set_locale(session: Session, *, user_id: int, locale: str) -> None:
     """Store the language the user chose (rows of the user loaded before keep theirs)."""
-    session.connection().execute(_SET_LOCALE, {"user_id": user_id, "chosen": locale})
+    _SET_LOCALE.execute(session, {"user_id": user_id, "chosen": locale})

@@ -9,6 +9,7 @@ import pytest
 from sqlmodel import select
 
 from storage import (
+    Awaiting,
     ChatUser,
     Database,
     StoredSession,
@@ -17,6 +18,7 @@ from storage import (
     UpstreamSession,
     generate_key,
     upstream_sessions,
+    users,
 )
 
 URL = "https://api.example.com"
@@ -220,9 +222,19 @@ def test_a_user_is_read_with_their_session_in_one_statement(
     database: Database, cipher: TokenCipher, chat_user: ChatUser
 ) -> None:
     assert _with_user(database, cipher, "someone else") is None
+    user_id = _user_id(chat_user)
+    database.run_sync(
+        lambda session: users.set_awaiting(
+            session, user_id=user_id, awaiting=Awaiting.PASSWORD, context="d@x.co", at=NOW
+        )
+    )
+    chat_user = database.run_sync(lambda session: session.get_one(ChatUser, user_id))
     found = _with_user(database, cipher, chat_user.external_id)
     assert found is not None
+    # Each column read back as its type gives it: an aware time, an enum member.
     assert found[0].model_dump() == chat_user.model_dump()
+    assert found[0].awaiting is Awaiting.PASSWORD
+    assert found[0].awaiting_since == NOW
     assert found[1] is None, "no session yet"
 
     saved = _save(database, cipher, _user_id(chat_user), _tokens("a"))
