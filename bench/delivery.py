@@ -644,7 +644,9 @@ def bare_bot(config_file: Path) -> None:
 async def bakiye(folder: Path, sizes: Sizes) -> list[Measure]:
     async with (
         world(folder, speed=1.0) as w,
-        FakeTelegram.running(token=BARE_TOKEN) as bare_telegram,
+        # The same limits and jitter as the bot's: each bot's work after a late reply then
+        # falls into the other's measurements alike.
+        FakeTelegram.running(token=BARE_TOKEN, limits=LIMITS) as bare_telegram,
     ):
         people = [FIRST_USER + n for n in range(sizes.bakiye)]
         for person in people:
