@@ -45,9 +45,10 @@ from storage.models import (
     utcnow,
 )
 from storage.slack_installations import SlackInstallations
-from storage.upstream_sessions import StoredSession, Tokens
+from storage.upstream_sessions import AccessToken, StoredSession, Tokens
 
 __all__ = [
+    "AccessToken",
     "Awaiting",
     "ChatUser",
     "Client",

@@ -181,6 +181,8 @@ class Database:
         runs here on a connection that never waits: not for the write lock (another
         process's write sends the work to a worker thread after all) nor for the disk. A
         PostgreSQL transaction is a network round trip: always a worker thread's.
+
+        ``work`` may so start twice: the refused start rolls back at its first statement.
         """
         turn = self._turn
         if self._unwaiting is None or turn is None or not turn.acquire(blocking=False):

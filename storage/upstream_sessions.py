@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy import Table, and_, bindparam, delete, inspect, or_, update
 from sqlalchemy import select as core_select
@@ -17,6 +17,7 @@ from storage.models import ChatUser, UpstreamSession, utcnow
 from storage.prepared import Prepared
 
 __all__ = [
+    "AccessToken",
     "StoredSession",
     "Tokens",
     "claim_refresh",
@@ -26,7 +27,7 @@ __all__ = [
     "release_refresh",
     "save_session",
     "swap_tokens",
-    "user_with_session",
+    "user_with_access_token",
 ]
 
 logger = logging.getLogger(__name__)
@@ -40,6 +41,15 @@ class Tokens:
     access_expires_at: datetime
     refresh_token: str = field(repr=False)
     refresh_expires_at: datetime
+
+
+@dataclass(frozen=True)
+class AccessToken:
+    """A session's access token and when it expires: what an answer's upstream call needs,
+    and no more (the refresh token stays encrypted until a refresh)."""
+
+    token: str = field(repr=False)
+    expires_at: datetime
 
 
 @dataclass(frozen=True)
@@ -81,18 +91,10 @@ def _table(model: type[SQLModel]) -> Table:
 
 _USER_TABLE, _SESSION_TABLE = _table(ChatUser), _table(UpstreamSession)
 _USERS, _SESSIONS = _USER_TABLE.c, _SESSION_TABLE.c
-_SESSION_FIELDS = (
-    "access_token",
-    "access_expires_at",
-    "refresh_token",
-    "refresh_expires_at",
-    "version",
-    "account",
-)
 # Read with every update, past the ORM and SQLAlchemy's execution (each costs more than the
-# statement): the chat user with their session at an upstream, if they have one.
-_USER_WITH_SESSION = Prepared(
-    core_select(*_USERS, *(_SESSIONS[name] for name in _SESSION_FIELDS))
+# statement): the chat user with their access token at an upstream, if they have one.
+_USER_WITH_ACCESS_TOKEN = Prepared(
+    core_select(*_USERS, _SESSIONS.access_token, _SESSIONS.access_expires_at)
     .select_from(
         _USER_TABLE.outerjoin(
             _SESSION_TABLE,
@@ -108,17 +110,6 @@ _USER_WITH_SESSION = Prepared(
         _USERS.external_id == bindparam("external_id"),
     )
 )
-
-
-class _SessionRow(Protocol):
-    """A stored session's columns, as an ORM row or a plain one has them."""
-
-    access_token: bytes
-    access_expires_at: datetime
-    refresh_token: bytes
-    refresh_expires_at: datetime
-    version: int
-    account: str | None
 
 
 def _of(user_id: int, upstream_url: str) -> tuple[Any, ...]:
@@ -179,39 +170,8 @@ def load_session(
     """
     query = _LOCKED_SESSION_OF if for_update else _SESSION_OF
     row = session.exec(query, params={"user_id": user_id, "upstream_url": upstream_url}).first()
-    return None if row is None else _decrypted(row, cipher, user_id, upstream_url)
-
-
-def user_with_session(
-    session: Session,
-    *,
-    cipher: TokenCipher,
-    platform: str,
-    workspace: str,
-    external_id: str,
-    upstream_url: str,
-) -> tuple[ChatUser, StoredSession | None] | None:
-    """The chat user with these ids and their session at that URL (as ``load_session`` reads
-    it), in one statement; None when there is no such user yet."""
-    params = {
-        "platform": platform,
-        "workspace": workspace,
-        "external_id": external_id,
-        "upstream_url": upstream_url,
-    }
-    row = _USER_WITH_SESSION.first(session, params)
     if row is None:
         return None
-    user = ChatUser(**{column.key: getattr(row, column.key) for column in _USERS})
-    assert user.id is not None
-    if row.access_token is None:
-        return user, None
-    return user, _decrypted(row, cipher, user.id, upstream_url)
-
-
-def _decrypted(
-    row: _SessionRow, cipher: TokenCipher, user_id: int, upstream_url: str
-) -> StoredSession | None:
     try:
         tokens = Tokens(
             access_token=cipher.decrypt(row.access_token),
@@ -223,6 +183,38 @@ def _decrypted(
         _warn_undecryptable(user_id, upstream_url, "a new login is needed")
         return None
     return StoredSession(user_id, upstream_url, tokens, row.version, row.account)
+
+
+def user_with_access_token(
+    session: Session,
+    *,
+    cipher: TokenCipher,
+    platform: str,
+    workspace: str,
+    external_id: str,
+    upstream_url: str,
+) -> tuple[ChatUser, AccessToken | None] | None:
+    """The chat user with these ids and their access token at that URL (None when logged out
+    or when no key decrypts it), in one statement; None when there is no such user yet."""
+    params = {
+        "platform": platform,
+        "workspace": workspace,
+        "external_id": external_id,
+        "upstream_url": upstream_url,
+    }
+    row = _USER_WITH_ACCESS_TOKEN.first(session, params)
+    if row is None:
+        return None
+    user = ChatUser(**{column.key: getattr(row, column.key) for column in _USERS})
+    assert user.id is not None
+    if row.access_token is None:
+        return user, None
+    try:
+        token = cipher.decrypt(row.access_token)
+    except UndecryptableToken:
+        _warn_undecryptable(user.id, upstream_url, "a new login is needed")
+        return user, None
+    return user, AccessToken(token, row.access_expires_at)
 
 
 def swap_tokens(

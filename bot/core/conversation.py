@@ -208,7 +208,7 @@ class Conversations:
         """A turn of the user, with what the update's replay check read where it read it."""
         if admission is None:
             return Turn(self.services, origin, await self._user(origin), at_once)
-        return Turn(self.services, origin, admission.user, at_once, session=admission.session)
+        return Turn(self.services, origin, admission.user, at_once, access=admission.access)
 
     async def chat_joined(
         self,
@@ -254,7 +254,7 @@ class Conversations:
 
     async def admit(self, source: str, update_id: str, origin: Origin) -> Admission | None:
         """``first_time`` with what the update's answer reads first (the chat user and their
-        stored session) read in the same transaction, so that the answer begins with no round
+        access token) read in the same transaction, so that the answer begins with no round
         trip of its own. None when the update was seen before."""
         accounts = self.services.accounts
 
@@ -264,9 +264,9 @@ class Conversations:
             found = accounts.with_user_in(session, origin.user)
             if found is None:
                 return Admission(_load_user(session, origin), None)
-            user, stored = found
+            user, access = found
             _keep_language(session, user, origin)
-            return Admission(user, stored)
+            return Admission(user, access)
 
         return await self.services.db.run_brief(admit)
 

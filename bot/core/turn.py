@@ -25,7 +25,7 @@ from bot.core.texts import LANGUAGES, Texts, texts_for
 from bot.core.upstream import Upstream
 from storage import Database, users
 from storage.models import ChatUser
-from storage.upstream_sessions import StoredSession
+from storage.upstream_sessions import AccessToken
 
 __all__ = ["Admission", "AtOnce", "CoreServices", "Turn", "language_of", "text_screen"]
 
@@ -54,11 +54,11 @@ class CoreServices:
 
 @dataclass(frozen=True, slots=True)
 class Admission:
-    """A new update let in: its chat user and their stored session (None when logged out),
+    """A new update let in: its chat user and their access token (None when logged out),
     read in its replay check's transaction for its answer to use."""
 
     user: ChatUser
-    session: StoredSession | None
+    access: AccessToken | None
 
 
 def language_of(user: ChatUser, origin: Origin, default: str) -> str:
@@ -79,7 +79,7 @@ class Turn:
         user: ChatUser,
         at_once: AtOnce | None = None,
         *,
-        session: StoredSession | None = None,
+        access: AccessToken | None = None,
     ) -> None:
         assert user.id is not None
         self.services = services
@@ -94,9 +94,9 @@ class Turn:
         # The input a command interrupted, so /iptal can tell whether it cancelled anything.
         self.interrupted: Awaiting | None = None
         self._deleted: set[str] = set()
-        # The user's stored session as read with the update, if it was: the first upstream
+        # The user's access token as read with the update, if it was: the first upstream
         # call's alone, as a later one may follow a refresh.
-        self._session = session
+        self._access = access
 
     def send(self, screen: Screen) -> None:
         """Answer with a new message."""
@@ -148,7 +148,7 @@ class Turn:
 
     async def upstream(self, operation: Callable[[str], Awaitable[T]]) -> T:
         """Call the upstream as this user, with a fresh token."""
-        known, self._session = self._session, None
+        known, self._access = self._access, None
         return await self.services.accounts.call(self.user_id, operation, known=known)
 
     async def store(self, work: Callable[[Session], T]) -> T:

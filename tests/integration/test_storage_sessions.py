@@ -9,6 +9,7 @@ import pytest
 from sqlmodel import select
 
 from storage import (
+    AccessToken,
     Awaiting,
     ChatUser,
     Database,
@@ -205,9 +206,9 @@ def test_repr_hides_the_tokens() -> None:
 
 def _with_user(
     database: Database, cipher: TokenCipher, external_id: str, upstream_url: str = URL
-) -> tuple[ChatUser, StoredSession | None] | None:
+) -> tuple[ChatUser, AccessToken | None] | None:
     return database.run_sync(
-        lambda session: upstream_sessions.user_with_session(
+        lambda session: upstream_sessions.user_with_access_token(
             session,
             cipher=cipher,
             platform="telegram",
@@ -218,7 +219,7 @@ def _with_user(
     )
 
 
-def test_a_user_is_read_with_their_session_in_one_statement(
+def test_a_user_is_read_with_their_access_token_in_one_statement(
     database: Database, cipher: TokenCipher, chat_user: ChatUser
 ) -> None:
     assert _with_user(database, cipher, "someone else") is None
@@ -241,7 +242,9 @@ def test_a_user_is_read_with_their_session_in_one_statement(
     found = _with_user(database, cipher, chat_user.external_id)
     assert found is not None
     assert found[0].model_dump() == chat_user.model_dump()
-    assert found[1] == saved == _load(database, cipher, _user_id(chat_user))
+    tokens = saved.tokens
+    assert found[1] == AccessToken(tokens.access_token, tokens.access_expires_at)
+    assert "secret" not in repr(found[1])
     elsewhere = _with_user(database, cipher, chat_user.external_id, "http://127.0.0.1:8000")
     assert elsewhere is not None
     assert elsewhere[1] is None, "a session is only valid at its own URL"

@@ -20,7 +20,7 @@ from bot.core.operations import Operations
 from bot.core.upstream import Upstream
 from storage import Database, TokenCipher
 from storage.models import ChatUser
-from storage.upstream_sessions import StoredSession
+from storage.upstream_sessions import AccessToken
 
 __all__ = ["Accounts"]
 
@@ -87,9 +87,9 @@ class Accounts:
 
     def with_user_in(
         self, session: Session, user: UserKey
-    ) -> tuple[ChatUser, StoredSession | None] | None:
-        """The chat user and their session at this upstream, read at once in a transaction
-        under way; None for a user not seen before."""
+    ) -> tuple[ChatUser, AccessToken | None] | None:
+        """The chat user and their access token at this upstream, read at once in a
+        transaction under way; None for a user not seen before."""
         return self._sessions.with_user_in(session, user)
 
     async def signed_in(self, user_id: int) -> SignedIn | None:
@@ -107,11 +107,12 @@ class Accounts:
         user_id: int,
         operation: Callable[[str], Awaitable[T]],
         *,
-        known: StoredSession | None = None,
+        known: AccessToken | None = None,
     ) -> T:
         """Run an upstream call with a fresh access token; a 401 gets one refresh and one retry.
 
-        ``known`` is the user's session as read a moment ago, in the update's first transaction.
+        ``known`` is the user's access token as read a moment ago, in the update's first
+        transaction.
         """
         token = await self._refresher.access_token(user_id, known=known)
         try:

@@ -21,7 +21,7 @@ from bot.core.accounts.sessions import SessionStore
 from bot.core.clock import Clock
 from bot.core.errors import NotLoggedIn, SessionExpired
 from bot.core.upstream import Upstream
-from storage.upstream_sessions import StoredSession, Tokens
+from storage.upstream_sessions import AccessToken, StoredSession, Tokens
 
 __all__ = ["CLAIM", "TokenRefresher", "tokens_of"]
 
@@ -59,26 +59,27 @@ class TokenRefresher:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     async def access_token(
-        self, user_id: int, *, rejected: str | None = None, known: StoredSession | None = None
+        self, user_id: int, *, rejected: str | None = None, known: AccessToken | None = None
     ) -> str:
         """A token fresh for a while yet, and not ``rejected`` (one the service refused);
-        ``known`` is the session as just read, which spares reading it again."""
-        stored = known if known is not None else await self._sessions.load(user_id)
-        if stored is None:
-            raise NotLoggedIn
-        if self._fresh(stored, rejected):
-            return stored.tokens.access_token
+        ``known`` is the access token as just read, which spares reading it again."""
+        if known is None:
+            stored = await self._sessions.load(user_id)
+            if stored is None:
+                raise NotLoggedIn
+            known = AccessToken(stored.tokens.access_token, stored.tokens.access_expires_at)
+        if self._fresh(known, rejected):
+            return known.token
         lock = self._locks.get(user_id)
         if lock is None:
             lock = self._locks[user_id] = asyncio.Lock()
         async with lock:
             return await self._refresh(user_id, rejected)
 
-    def _fresh(self, stored: StoredSession, rejected: str | None) -> bool:
-        tokens = stored.tokens
-        if rejected is not None and tokens.access_token == rejected:
+    def _fresh(self, access: AccessToken, rejected: str | None) -> bool:
+        if rejected is not None and access.token == rejected:
             return False
-        return tokens.access_expires_at - self._margin > self._clock()
+        return access.expires_at - self._margin > self._clock()
 
     async def _refresh(self, user_id: int, rejected: str | None) -> str:
         while True:
@@ -86,8 +87,9 @@ class TokenRefresher:
             stored = await self._sessions.load(user_id)
             if stored is None:
                 raise NotLoggedIn
-            if self._fresh(stored, rejected):
-                return stored.tokens.access_token
+            tokens = stored.tokens
+            if self._fresh(AccessToken(tokens.access_token, tokens.access_expires_at), rejected):
+                return tokens.access_token
             now = self._clock()
             if await self._sessions.claim_refresh(
                 user_id, version=stored.version, now=now, until=now + CLAIM

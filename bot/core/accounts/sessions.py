@@ -11,7 +11,7 @@ from sqlmodel import Session
 from bot.core.events import UserKey
 from storage import Database, TokenCipher, upstream_sessions
 from storage.models import ChatUser
-from storage.upstream_sessions import StoredSession, Tokens
+from storage.upstream_sessions import AccessToken, StoredSession, Tokens
 
 __all__ = ["SessionStore", "SignedIn", "masked_email"]
 
@@ -50,10 +50,10 @@ class SessionStore:
 
     def with_user_in(
         self, session: Session, user: UserKey
-    ) -> tuple[ChatUser, StoredSession | None] | None:
-        """The chat user and their session, read at once in a transaction under way; None
-        for a user not seen before."""
-        return upstream_sessions.user_with_session(
+    ) -> tuple[ChatUser, AccessToken | None] | None:
+        """The chat user and their access token, read at once in a transaction under way;
+        None for a user not seen before."""
+        return upstream_sessions.user_with_access_token(
             session,
             cipher=self._cipher,
             platform=user.platform,
