@@ -317,7 +317,11 @@ def _begin_immediate(connection: Connection) -> None:
 def _begin_on_the_driver(connection: Connection) -> None:
     # Every transaction of ``run_brief``'s connection is a write of the same kind: its
     # pragmas are set once, and its BEGIN goes past SQLAlchemy's execution.
-    connection.connection.cursor().execute("BEGIN IMMEDIATE")
+    cursor = connection.connection.cursor()
+    try:
+        cursor.execute("BEGIN IMMEDIATE")
+    finally:
+        cursor.close()
 
 
 def _begin_postgresql(connection: Connection) -> None:

@@ -62,6 +62,11 @@ class StoredSession:
     version: int
     account: str | None = None
 
+    @property
+    def access(self) -> AccessToken:
+        """Its access token and when that expires."""
+        return AccessToken(self.tokens.access_token, self.tokens.access_expires_at)
+
 
 def _encrypted(cipher: TokenCipher, tokens: Tokens) -> dict[str, Any]:
     return {

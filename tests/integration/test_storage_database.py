@@ -99,14 +99,16 @@ def test_migrating_again_changes_nothing(database: Database) -> None:
     assert version == [("0012",)]
 
 
+class Boom(Exception):
+    """What a unit of work raised, after it wrote."""
+
+
+def create_then_fail(session: Session) -> None:
+    users.get_or_create_user(session, platform="slack", workspace="T1", external_id="U1")
+    raise Boom
+
+
 def test_run_commits_on_return_and_rolls_back_on_raise(database: Database) -> None:
-    class Boom(Exception):
-        pass
-
-    def create_then_fail(session: Session) -> None:
-        users.get_or_create_user(session, platform="slack", workspace="T1", external_id="U1")
-        raise Boom
-
     with pytest.raises(Boom):
         database.run_sync(create_then_fail)
     assert database.run_sync(lambda session: session.get(ChatUser, 1)) is None
@@ -223,13 +225,6 @@ async def test_a_brief_transaction_leaves_the_loop_while_another_process_writes(
 async def test_a_brief_transaction_raises_what_its_work_raises_and_keeps_nothing(
     sqlite_database: Database,
 ) -> None:
-    class Boom(Exception):
-        pass
-
-    def create_then_fail(session: Session) -> None:
-        users.get_or_create_user(session, platform="shell", workspace="", external_id="boom")
-        raise Boom
-
     with pytest.raises(Boom):
         await sqlite_database.run_brief(create_then_fail)
     assert sqlite_database.run_sync(lambda session: session.get(ChatUser, 1)) is None

@@ -67,7 +67,7 @@ class TokenRefresher:
             stored = await self._sessions.load(user_id)
             if stored is None:
                 raise NotLoggedIn
-            known = AccessToken(stored.tokens.access_token, stored.tokens.access_expires_at)
+            known = stored.access
         if self._fresh(known, rejected):
             return known.token
         lock = self._locks.get(user_id)
@@ -87,9 +87,8 @@ class TokenRefresher:
             stored = await self._sessions.load(user_id)
             if stored is None:
                 raise NotLoggedIn
-            tokens = stored.tokens
-            if self._fresh(AccessToken(tokens.access_token, tokens.access_expires_at), rejected):
-                return tokens.access_token
+            if self._fresh(stored.access, rejected):
+                return stored.tokens.access_token
             now = self._clock()
             if await self._sessions.claim_refresh(
                 user_id, version=stored.version, now=now, until=now + CLAIM

@@ -40,12 +40,10 @@ class SessionStore:
 
     async def load(self, user_id: int) -> StoredSession | None:
         """The user's session; None when logged out (or no key decrypts it)."""
-        return await self._db.read(lambda s: self.load_in(s, user_id))
-
-    def load_in(self, session: Session, user_id: int) -> StoredSession | None:
-        """The same, read in a transaction under way."""
-        return upstream_sessions.load_session(
-            session, cipher=self._cipher, user_id=user_id, upstream_url=self.upstream_url
+        return await self._db.read(
+            lambda s: upstream_sessions.load_session(
+                s, cipher=self._cipher, user_id=user_id, upstream_url=self.upstream_url
+            )
         )
 
     def with_user_in(

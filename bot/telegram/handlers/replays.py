@@ -15,7 +15,7 @@ SOURCE = "telegram"
 
 async def skip_replayed(update: Update, context: BotContext) -> None:
     """Stop an update that was handled before; let a new one through, with what the check
-    read for its answer (the chat user and their session) kept in its context."""
+    read for its answer (the chat user and their access token) kept in its context."""
     origin = origin_of(update)
     update_id = str(update.update_id)
     conversations = context.conversations
