@@ -44,6 +44,7 @@ from storage.models import (
     UpstreamSession,
     utcnow,
 )
+from storage.prepared import DriverTransaction, Transaction
 from storage.slack_installations import SlackInstallations
 from storage.upstream_sessions import AccessToken, StoredSession, Tokens
 
@@ -57,6 +58,7 @@ __all__ = [
     "Draft",
     "DraftKind",
     "DraftStep",
+    "DriverTransaction",
     "InvalidKey",
     "Job",
     "JobStatus",
@@ -70,6 +72,7 @@ __all__ = [
     "StoredSession",
     "TokenCipher",
     "Tokens",
+    "Transaction",
     "UndecryptableToken",
     "UpstreamSession",
     "bookkeeping",

@@ -9,6 +9,7 @@ from sqlmodel import Session, col, select
 
 from storage.inserts import insert_values_if_absent
 from storage.models import LoginAttempt, ProcessedUpdate, utcnow
+from storage.prepared import Transaction
 
 __all__ = [
     "failed_logins_by_user_since",
@@ -25,10 +26,12 @@ __all__ = [
 _LOGIN_LOCK = "makale-bot:login-throttle"
 
 
-def mark_processed(session: Session, *, source: str, update_id: str) -> bool:
+def mark_processed(transaction: Transaction, *, source: str, update_id: str) -> bool:
     """Record an incoming update; ``False`` when it was recorded before (a redelivery)."""
     values = {"source": source, "update_id": update_id, "processed_at": utcnow()}
-    return insert_values_if_absent(session, ProcessedUpdate, values, key=("source", "update_id"))
+    return insert_values_if_absent(
+        transaction, ProcessedUpdate, values, key=("source", "update_id")
+    )
 
 
 def prune_processed(session: Session, *, before: datetime) -> int:

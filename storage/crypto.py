@@ -9,6 +9,7 @@ import hmac
 import os
 import secrets
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
@@ -23,6 +24,8 @@ __all__ = [
 
 
 _FINGERPRINT_PURPOSE = b"makale-bot fingerprint"
+# Decryptions remembered: about the access tokens of the users active at once.
+_REMEMBERED = 4096
 
 
 class InvalidKey(ValueError):
@@ -49,6 +52,10 @@ class TokenCipher:
         self._fingerprint_key = hmac.digest(
             base64.urlsafe_b64decode(names[0]), _FINGERPRINT_PURPOSE, hashlib.sha256
         )
+        # Every update's answer waits for its user's access token to be decrypted, which
+        # costs it more than the read of the token did. A ciphertext never changes its
+        # plaintext, so a decryption is remembered; the process holds the keys anyway.
+        self._remembered = lru_cache(maxsize=_REMEMBERED)(self._decrypted)
 
     def encrypt(self, value: str) -> bytes:
         """Encrypt under the first key."""
@@ -56,6 +63,9 @@ class TokenCipher:
 
     def decrypt(self, token: bytes) -> str:
         """Decrypt under whichever key encrypted it."""
+        return self._remembered(token)
+
+    def _decrypted(self, token: bytes) -> str:
         try:
             return self._fernet.decrypt(token).decode()
         except InvalidToken as err:

@@ -19,6 +19,8 @@ from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 from sqlmodel import Session
 
 from storage.leadership import Leadership, leadership_for
+from storage.prepared import DriverTransaction
+from storage.unwaiting import UnwaitingConnection
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -37,7 +39,7 @@ _READER = "makale_reader"
 _UNSYNCED = "makale_unsynced"
 # Where a SQLite connection's info remembers the synchronous pragma it was last given.
 _SYNCHRONOUS = "makale_synchronous"
-# The connection of ``run_brief`` never waits for a lock, nor for the disk: its commits are
+# ``run_brief``'s connection never waits for a lock, nor for the disk: its commits are
 # unsynced, and checkpoints (which wait for the disk) are left to the other connections.
 _UNWAITING_PRAGMAS = ("busy_timeout=0", "synchronous=NORMAL", "wal_autocheckpoint=0")
 
@@ -56,7 +58,7 @@ class MigrationError(Exception):
 class Database:
     """One engine, and the one way to use it: a unit of work in one transaction."""
 
-    def __init__(self, engine: Engine, unwaiting: Engine | None = None) -> None:
+    def __init__(self, engine: Engine, unwaiting: UnwaitingConnection | None = None) -> None:
         self._engine = engine
         self._unwaiting = unwaiting
         # Held on connections of their own, which the pool's dispose would not close.
@@ -92,11 +94,8 @@ class Database:
             )
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         engine = _sqlite_engine(parsed, None, _prepare_sqlite_connection, _begin_immediate)
-        # One connection: only the holder of the process's write turn uses it.
-        unwaiting = _sqlite_engine(
-            parsed, StaticPool, _prepare_unwaiting_connection, _begin_on_the_driver
-        )
-        return cls(engine, unwaiting)
+        unwaiting = _sqlite_engine(parsed, StaticPool, _prepare_unwaiting_connection)
+        return cls(engine, UnwaitingConnection(unwaiting))
 
     @property
     def url(self) -> str:
@@ -172,31 +171,39 @@ class Database:
         ):
             return work(session)
 
-    async def run_brief(self, work: Callable[[Session], T]) -> T:
-        """``run(work, synced=False)`` for a transaction of a few statements, in this thread
-        when it can start at once: an update's first, which its answer waits for.
+    async def run_brief(self, work: Callable[[DriverTransaction], T]) -> T:
+        """Run ``work`` in one transaction whose commit does not wait for the disk, as
+        ``run(work, synced=False)`` does, in this thread when it can start at once: an
+        update's first, which its answer waits for.
 
-        A worker thread costs such a transaction more than its work: about a millisecond,
-        mostly spent waiting for the event loop to let go of the GIL. On a SQLite file it
-        runs here on a connection that never waits: not for the write lock (another
+        ``work`` runs prepared statements alone. A worker thread costs such a transaction
+        more than its work (about a millisecond, mostly spent waiting for the event loop to
+        let go of the GIL), and an ORM session as much again. On a SQLite file it runs here,
+        on a connection of its own that never waits: not for the write lock (another
         process's write sends the work to a worker thread after all) nor for the disk. A
         PostgreSQL transaction is a network round trip: always a worker thread's.
 
-        ``work`` may so start twice: the refused start rolls back at its first statement.
+        ``work`` may so start twice: the refused start is refused at its BEGIN.
         """
         turn = self._turn
         if self._unwaiting is None or turn is None or not turn.acquire(blocking=False):
-            return await self.run(work, synced=False)
+            return await asyncio.to_thread(self._brief_sync, work)
         try:
-            with Session(self._unwaiting, expire_on_commit=False) as session, session.begin():
-                return work(session)
-        # Its BEGIN and its prepared statements meet the driver's errors unwrapped.
-        except (OperationalError, sqlite3.OperationalError) as err:
+            return self._unwaiting.run(work)
+        except sqlite3.OperationalError as err:
             if not _busy(err):
                 raise
         finally:
             turn.release()
-        return await self.run(work, synced=False)
+        return await asyncio.to_thread(self._brief_sync, work)
+
+    def _brief_sync(self, work: Callable[[DriverTransaction], T]) -> T:
+        with (
+            self._turn or nullcontext(),
+            self._unsynced.connect() as connection,
+            connection.begin(),
+        ):
+            return work(DriverTransaction(connection.dialect, connection.connection))
 
     def run_sync(self, work: Callable[[Session], T], *, synced: bool = True) -> T:
         """Run ``work`` in one transaction: commit when it returns, roll back when it raises.
@@ -226,7 +233,7 @@ class Database:
         self._leaderships.clear()
         self._engine.dispose()
         if self._unwaiting is not None:
-            self._unwaiting.dispose()
+            self._unwaiting.close()
 
 
 def _alembic_config() -> Config:
@@ -266,12 +273,13 @@ def _sqlite_engine(
     url: URL,
     pool: type[StaticPool] | None,
     prepare: Callable[[DBAPIConnection, ConnectionPoolEntry], None],
-    begin: Callable[[Connection], None],
+    begin: Callable[[Connection], None] | None = None,
 ) -> Engine:
     pooling: dict[str, Any] = {} if pool is None else {"poolclass": pool}
     engine = create_engine(url, connect_args={"check_same_thread": False}, **pooling)
     event.listen(engine, "connect", prepare)
-    event.listen(engine, "begin", begin)
+    if begin is not None:
+        event.listen(engine, "begin", begin)
     return engine
 
 
@@ -312,16 +320,6 @@ def _begin_immediate(connection: Connection) -> None:
         connection.exec_driver_sql(f"PRAGMA synchronous={synchronous}")
         connection.info[_SYNCHRONOUS] = synchronous
     connection.exec_driver_sql("BEGIN IMMEDIATE")
-
-
-def _begin_on_the_driver(connection: Connection) -> None:
-    # Every transaction of ``run_brief``'s connection is a write of the same kind: its
-    # pragmas are set once, and its BEGIN goes past SQLAlchemy's execution.
-    cursor = connection.connection.cursor()
-    try:
-        cursor.execute("BEGIN IMMEDIATE")
-    finally:
-        cursor.close()
 
 
 def _begin_postgresql(connection: Connection) -> None:

@@ -10,7 +10,7 @@ from sqlalchemy import ColumnClause, ColumnElement, column
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, SQLModel
 
-from storage.prepared import Prepared
+from storage.prepared import Prepared, Transaction, dialect_of
 
 __all__ = ["dialect_insert", "insert_if_absent", "insert_values_if_absent"]
 
@@ -51,13 +51,17 @@ def insert_if_absent(
 
 
 def insert_values_if_absent(
-    session: Session, model: type[SQLModel], values: Mapping[str, Any], *, key: tuple[str, ...]
+    transaction: Transaction,
+    model: type[SQLModel],
+    values: Mapping[str, Any],
+    *,
+    key: tuple[str, ...],
 ) -> bool:
     """``insert_if_absent`` for a row given as its column values (every one, defaults too),
     for the rows written on every update: its statement is compiled once, and it runs past
     the ORM (so it flushes nothing pending) and past SQLAlchemy's execution."""
-    statement = _insert_if_absent(session.get_bind().dialect.name, model, key)
-    return statement.first(session, values) is not None
+    statement = _insert_if_absent(dialect_of(transaction).name, model, key)
+    return statement.first(transaction, values) is not None
 
 
 @cache

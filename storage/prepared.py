@@ -2,9 +2,11 @@
 
 For the few that every update waits for: SQLAlchemy's execution (a context, events, a
 result object per statement) costs them more than the database takes to run them, most of
-all on the cold caches an update finds. The statements are still SQLAlchemy's, compiled by
-it for the session's dialect, and each value still goes through its column's type both
-ways, so a row read here equals the same row read through SQLAlchemy.
+all on the cold caches an update finds; so does an ORM session around them, which is why
+they also run in a ``DriverTransaction`` (``Database.run_brief``). The statements are still
+SQLAlchemy's, compiled by it for the transaction's dialect, and each value still goes
+through its column's type both ways, so a row read here equals the same row read through
+SQLAlchemy.
 """
 
 from __future__ import annotations
@@ -15,14 +17,35 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Dialect
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.dml import ReturningInsert, Update
 from sqlalchemy.sql.selectable import Select
 from sqlmodel import Session
 
-__all__ = ["Prepared"]
+__all__ = ["DriverTransaction", "Prepared", "Transaction", "dialect_of"]
 
 _Processor = Callable[[Any], Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class DriverTransaction:
+    """A transaction under way on a driver's own connection, begun and ended by its owner:
+    prepared statements run in it, and nothing else does (no ORM, no SQLAlchemy execution)."""
+
+    dialect: Dialect
+    connection: DBAPIConnection
+
+
+# Where a prepared statement runs: an ORM session's transaction, or a driver's own.
+Transaction = Session | DriverTransaction
+
+
+def dialect_of(transaction: Transaction) -> Dialect:
+    """The dialect of the database the transaction runs on."""
+    if isinstance(transaction, DriverTransaction):
+        return transaction.dialect
+    return transaction.get_bind().dialect
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,18 +80,22 @@ class Prepared:
         self._statement = statement
         self._by_dialect: dict[str, _Compiled] = {}
 
-    def first(self, session: Session, values: Mapping[str, Any]) -> Any | None:
-        """The statement's first row with these values bound, in the session's transaction."""
-        return self._run(session, values, fetch=True)
+    def first(self, transaction: Transaction, values: Mapping[str, Any]) -> Any | None:
+        """The statement's first row with these values bound, in the transaction."""
+        return self._run(transaction, values, fetch=True)
 
-    def execute(self, session: Session, values: Mapping[str, Any]) -> None:
+    def execute(self, transaction: Transaction, values: Mapping[str, Any]) -> None:
         """Run the statement, which returns no rows, with these values bound."""
-        self._run(session, values, fetch=False)
+        self._run(transaction, values, fetch=False)
 
-    def _run(self, session: Session, values: Mapping[str, Any], *, fetch: bool) -> Any | None:
-        connection = session.connection()
-        compiled = self._compiled(connection.dialect)
-        cursor = connection.connection.cursor()
+    def _run(self, transaction: Transaction, values: Mapping[str, Any], *, fetch: bool) -> Any:
+        if isinstance(transaction, DriverTransaction):
+            dialect, driver = transaction.dialect, transaction.connection
+        else:
+            connection = transaction.connection()
+            dialect, driver = connection.dialect, connection.connection
+        compiled = self._compiled(dialect)
+        cursor = driver.cursor()
         try:
             cursor.execute(compiled.sql, compiled.parameters(values))
             raw = cursor.fetchone() if fetch else None

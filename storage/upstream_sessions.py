@@ -14,7 +14,7 @@ from sqlmodel import Session, SQLModel, col, select
 from storage.crypto import TokenCipher, UndecryptableToken
 from storage.inserts import dialect_insert
 from storage.models import ChatUser, UpstreamSession, utcnow
-from storage.prepared import Prepared
+from storage.prepared import Prepared, Transaction
 
 __all__ = [
     "AccessToken",
@@ -191,7 +191,7 @@ def load_session(
 
 
 def user_with_access_token(
-    session: Session,
+    transaction: Transaction,
     *,
     cipher: TokenCipher,
     platform: str,
@@ -207,7 +207,7 @@ def user_with_access_token(
         "external_id": external_id,
         "upstream_url": upstream_url,
     }
-    row = _USER_WITH_ACCESS_TOKEN.first(session, params)
+    row = _USER_WITH_ACCESS_TOKEN.first(transaction, params)
     if row is None:
         return None
     user = ChatUser(**{column.key: getattr(row, column.key) for column in _USERS})

@@ -9,7 +9,7 @@ from sqlmodel import Session, col, select
 
 from storage.inserts import insert_if_absent
 from storage.models import Awaiting, ChatUser
-from storage.prepared import Prepared
+from storage.prepared import Prepared, Transaction
 
 __all__ = [
     "forget_awaited_passwords",
@@ -85,6 +85,6 @@ _SET_LOCALE = Prepared(
 )
 
 
-def set_locale(session: Session, *, user_id: int, locale: str) -> None:
+def set_locale(transaction: Transaction, *, user_id: int, locale: str) -> None:
     """Store the language the user chose (rows of the user loaded before keep theirs)."""
-    _SET_LOCALE.execute(session, {"user_id": user_id, "chosen": locale})
+    _SET_LOCALE.execute(transaction, {"user_id": user_id, "chosen": locale})

@@ -81,7 +81,7 @@ from bot.core.sharing import InlineAnswer, RecentArticles, inline_answer
 from bot.core.states import Awaiting, JobStatus
 from bot.core.texts import LANGUAGES
 from bot.core.turn import Admission, AtOnce, CoreServices, Turn, language_of
-from storage import bookkeeping, drafts, jobs, targets, users
+from storage import Transaction, bookkeeping, drafts, jobs, targets, users
 from storage.models import ChatUser
 
 __all__ = ["COMMANDS", "Admission", "Conversations", "OrderChoices"]
@@ -249,7 +249,7 @@ class Conversations:
         one write less.
         """
         return await self.services.db.run_brief(
-            lambda s: bookkeeping.mark_processed(s, source=source, update_id=update_id)
+            lambda t: bookkeeping.mark_processed(t, source=source, update_id=update_id)
         )
 
     async def admit(self, source: str, update_id: str, origin: Origin) -> Admission | None:
@@ -258,17 +258,22 @@ class Conversations:
         trip of its own. None when the update was seen before."""
         accounts = self.services.accounts
 
-        def admit(session: Session) -> Admission | None:
-            if not bookkeeping.mark_processed(session, source=source, update_id=update_id):
-                return None
-            found = accounts.with_user_in(session, origin.user)
+        def admit(transaction: Transaction) -> tuple[bool, Admission | None]:
+            if not bookkeeping.mark_processed(transaction, source=source, update_id=update_id):
+                return False, None
+            found = accounts.with_user_in(transaction, origin.user)
             if found is None:
-                return Admission(_load_user(session, origin), None)
+                return True, None
             user, access = found
-            _keep_language(session, user, origin)
-            return Admission(user, access)
+            _keep_language(transaction, user, origin)
+            return True, Admission(user, access)
 
-        return await self.services.db.run_brief(admit)
+        first, admission = await self.services.db.run_brief(admit)
+        if first and admission is None:
+            # A user's first update makes their row: once, in a transaction of its own.
+            user = await self.services.db.run(lambda session: _load_user(session, origin))
+            return Admission(user, None)
+        return admission
 
 
 def _load_user(session: Session, origin: Origin) -> ChatUser:
@@ -281,13 +286,13 @@ def _load_user(session: Session, origin: Origin) -> ChatUser:
     return user
 
 
-def _keep_language(session: Session, user: ChatUser, origin: Origin) -> None:
+def _keep_language(transaction: Transaction, user: ChatUser, origin: Origin) -> None:
     """Take the client's language for a user who has chosen none, so that delivery (which
     has no client to ask) speaks it too."""
     hinted = (origin.language_hint or "")[:2].lower()
     if user.locale is None and hinted in LANGUAGES:
         assert user.id is not None
-        users.set_locale(session, user_id=user.id, locale=hinted)
+        users.set_locale(transaction, user_id=user.id, locale=hinted)
         user.locale = hinted
 
 

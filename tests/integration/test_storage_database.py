@@ -5,17 +5,30 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import Connection, Engine, event, make_url, text
+from sqlalchemy import Connection, Engine, event, make_url
 from sqlalchemy.exc import IntegrityError, StatementError
 from sqlmodel import Session, SQLModel
 
-from storage import ChatUser, Database, DraftKind, DraftStep, drafts, users
+from storage import (
+    ChatUser,
+    Database,
+    DraftKind,
+    DraftStep,
+    DriverTransaction,
+    Transaction,
+    bookkeeping,
+    drafts,
+    users,
+)
+from storage.prepared import dialect_of
 
 
 def _pragma(database: Database, name: str) -> object:
@@ -108,6 +121,18 @@ def create_then_fail(session: Session) -> None:
     raise Boom
 
 
+def mark_then_fail(transaction: Transaction) -> None:
+    bookkeeping.mark_processed(transaction, source="test", update_id="boom")
+    raise Boom
+
+
+def was_first_seen(update_id: str) -> Callable[[Transaction], bool]:
+    """A unit of work marking the update processed: whether it was new."""
+    return lambda transaction: bookkeeping.mark_processed(
+        transaction, source="test", update_id=update_id
+    )
+
+
 def test_run_commits_on_return_and_rolls_back_on_raise(database: Database) -> None:
     with pytest.raises(Boom):
         database.run_sync(create_then_fail)
@@ -179,22 +204,18 @@ async def test_a_read_waits_for_no_write_under_way_and_sees_what_was_committed(
 async def test_a_brief_transaction_runs_in_this_thread_on_sqlite_only(
     database: Database,
 ) -> None:
-    def work(session: Session) -> tuple[int, bool]:
-        users.get_or_create_user(session, platform="shell", workspace="", external_id="brief")
-        return threading.get_ident(), commit_waits_for_the_disk(session)
+    def work(transaction: DriverTransaction) -> tuple[int, bool]:
+        # Past the ORM and SQLAlchemy's execution: on the driver's own connection.
+        assert isinstance(transaction, DriverTransaction)
+        assert bookkeeping.mark_processed(transaction, source="test", update_id="brief")
+        return threading.get_ident(), commit_waits_for_the_disk(transaction)
 
     thread, waits = await database.run_brief(work)
 
     # A PostgreSQL transaction is a network round trip: never on the event loop.
     assert (thread == threading.get_ident()) is database.is_sqlite
     assert not waits
-    assert database.run_sync(
-        lambda session: (
-            users.get_or_create_user(
-                session, platform="shell", workspace="", external_id="brief"
-            ).id
-        )
-    )
+    assert not database.run_sync(was_first_seen("brief")), "committed"
 
 
 async def test_a_brief_transaction_leaves_the_loop_while_another_process_writes(
@@ -204,8 +225,8 @@ async def test_a_brief_transaction_leaves_the_loop_while_another_process_writes(
     other.execute("BEGIN IMMEDIATE")
     threads: list[int] = []
 
-    def work(session: Session) -> None:
-        users.get_or_create_user(session, platform="shell", workspace="", external_id="late")
+    def work(transaction: DriverTransaction) -> None:
+        bookkeeping.mark_processed(transaction, source="test", update_id="late")
         threads.append(threading.get_ident())
 
     brief = asyncio.create_task(sqlite_database.run_brief(work))
@@ -218,24 +239,37 @@ async def test_a_brief_transaction_leaves_the_loop_while_another_process_writes(
     finally:
         other.close()
 
-    assert len(threads) == 1, "the refused attempt did not get past its first statement"
+    assert len(threads) == 1, "the refused attempt did not get past its BEGIN"
     assert threads[0] != threading.get_ident()
+    assert not sqlite_database.run_sync(was_first_seen("late")), "committed"
 
 
 async def test_a_brief_transaction_raises_what_its_work_raises_and_keeps_nothing(
-    sqlite_database: Database,
+    database: Database,
 ) -> None:
     with pytest.raises(Boom):
-        await sqlite_database.run_brief(create_then_fail)
-    assert sqlite_database.run_sync(lambda session: session.get(ChatUser, 1)) is None
+        await database.run_brief(mark_then_fail)
+    assert database.run_sync(was_first_seen("boom")), "rolled back"
+    # The connection is left with no transaction open: the next one begins as ever.
+    assert await database.run_brief(was_first_seen("after"))
 
 
-def commit_waits_for_the_disk(session: Session) -> bool:
+def commit_waits_for_the_disk(transaction: Transaction) -> bool:
     """Whether this transaction's commit waits until the disk has it."""
-    if session.get_bind().dialect.name == "sqlite":
+    cursor = driver_cursor(transaction)
+    if dialect_of(transaction).name == "sqlite":
         # In WAL mode, NORMAL (1) syncs at checkpoints only; FULL (2) at every commit.
-        return int(session.exec(text("PRAGMA synchronous")).one()[0]) >= 2
-    return str(session.exec(text("SHOW synchronous_commit")).one()[0]) != "off"
+        cursor.execute("PRAGMA synchronous")
+        return int(cursor.fetchone()[0]) >= 2
+    cursor.execute("SHOW synchronous_commit")
+    return str(cursor.fetchone()[0]) != "off"
+
+
+def driver_cursor(transaction: Transaction) -> Any:
+    """A cursor of the driver's connection the transaction runs on."""
+    if isinstance(transaction, DriverTransaction):
+        return transaction.connection.cursor()
+    return transaction.connection().connection.cursor()
 
 
 def test_a_commit_waits_for_the_disk_unless_asked_not_to_and_only_that_one(

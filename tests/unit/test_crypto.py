@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from cryptography.fernet import MultiFernet
 
 from storage import InvalidKey, TokenCipher, UndecryptableToken, generate_key
 from storage.crypto import load_or_create_key_file
@@ -61,6 +62,34 @@ def test_foreign_or_damaged_tokens_are_undecryptable() -> None:
         cipher.decrypt(TokenCipher(generate_key()).encrypt("x"))
     with pytest.raises(UndecryptableToken):
         cipher.rotate(b"not a token")
+
+
+def test_a_token_is_decrypted_once_however_often_it_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cipher = TokenCipher(generate_key())
+    token, other = cipher.encrypt("erişim"), cipher.encrypt("başka")
+    decrypted: list[bytes] = []
+    fernet_decrypt = MultiFernet.decrypt
+
+    def counted(self: MultiFernet, msg: bytes | str, ttl: int | None = None) -> bytes:
+        decrypted.append(msg if isinstance(msg, bytes) else msg.encode())
+        return fernet_decrypt(self, msg, ttl)
+
+    # The library's cipher counted, not ours: every update's answer decrypts a token.
+    monkeypatch.setattr(MultiFernet, "decrypt", counted)
+    assert [cipher.decrypt(t) for t in (token, token, other, token)] == [
+        "erişim",
+        "erişim",
+        "başka",
+        "erişim",
+    ]
+    assert decrypted == [token, other]
+    # A failure is not remembered: each try is refused again, and by the cipher.
+    for _ in range(2):
+        with pytest.raises(UndecryptableToken):
+            cipher.decrypt(b"damaged")
+    assert decrypted == [token, other, b"damaged", b"damaged"]
 
 
 def test_fingerprints_are_keyed_stable_and_do_not_show_the_value() -> None:

@@ -7,8 +7,6 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TypeVar
 
-from sqlmodel import Session
-
 from bot.api import LoginInvalid, LoginRejected, TokenRejected
 from bot.core.accounts.logins import LoginGuard, LoginLimits
 from bot.core.accounts.refresh import TokenRefresher, tokens_of
@@ -18,7 +16,7 @@ from bot.core.errors import NotLoggedIn
 from bot.core.events import UserKey
 from bot.core.operations import Operations
 from bot.core.upstream import Upstream
-from storage import Database, TokenCipher
+from storage import Database, TokenCipher, Transaction
 from storage.models import ChatUser
 from storage.upstream_sessions import AccessToken
 
@@ -86,11 +84,11 @@ class Accounts:
         return await self.signed_in(user_id) is not None
 
     def with_user_in(
-        self, session: Session, user: UserKey
+        self, transaction: Transaction, user: UserKey
     ) -> tuple[ChatUser, AccessToken | None] | None:
         """The chat user and their access token at this upstream, read at once in a
         transaction under way; None for a user not seen before."""
-        return self._sessions.with_user_in(session, user)
+        return self._sessions.with_user_in(transaction, user)
 
     async def signed_in(self, user_id: int) -> SignedIn | None:
         """The user's session at this upstream, without its tokens; None when logged out."""

@@ -6,10 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlmodel import Session
-
 from bot.core.events import UserKey
-from storage import Database, TokenCipher, upstream_sessions
+from storage import Database, TokenCipher, Transaction, upstream_sessions
 from storage.models import ChatUser
 from storage.upstream_sessions import AccessToken, StoredSession, Tokens
 
@@ -47,12 +45,12 @@ class SessionStore:
         )
 
     def with_user_in(
-        self, session: Session, user: UserKey
+        self, transaction: Transaction, user: UserKey
     ) -> tuple[ChatUser, AccessToken | None] | None:
         """The chat user and their access token, read at once in a transaction under way;
         None for a user not seen before."""
         return upstream_sessions.user_with_access_token(
-            session,
+            transaction,
             cipher=self._cipher,
             platform=user.platform,
             workspace=user.workspace,
