@@ -14,7 +14,7 @@ from sqlmodel import Session, SQLModel, col, select
 from storage.crypto import TokenCipher, UndecryptableToken
 from storage.inserts import dialect_insert
 from storage.models import ChatUser, UpstreamSession, utcnow
-from storage.prepared import Prepared, Transaction
+from storage.prepared import Prepared, Transaction, loaded
 
 __all__ = [
     "AccessToken",
@@ -210,7 +210,7 @@ def user_with_access_token(
     row = _USER_WITH_ACCESS_TOKEN.first(transaction, params)
     if row is None:
         return None
-    user = ChatUser(**{column.key: getattr(row, column.key) for column in _USERS})
+    user = loaded(ChatUser, {column.key: getattr(row, column.key) for column in _USERS})
     assert user.id is not None
     if row.access_token is None:
         return user, None

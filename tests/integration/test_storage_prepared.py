@@ -9,7 +9,7 @@ from sqlalchemy import bindparam, select, update
 from sqlmodel import col
 
 from storage import Awaiting, ChatUser, Database
-from storage.prepared import Prepared
+from storage.prepared import Prepared, loaded
 
 _AWAIT = Prepared(
     update(ChatUser)
@@ -66,3 +66,21 @@ def test_a_naive_time_is_refused_as_through_sqlalchemy(
 
 def test_no_row_is_none(database: Database) -> None:
     assert database.run_sync(lambda session: _AWAITED.first(session, {"user_id": 404})) is None
+
+
+def test_a_loaded_row_is_the_object_the_orm_loads_and_changes_like_one(
+    database: Database, chat_user: ChatUser
+) -> None:
+    user_id = _user_id(chat_user)
+    by_orm = database.run_sync(lambda session: session.get_one(ChatUser, user_id))
+    values = by_orm.model_dump()
+
+    user = loaded(ChatUser, values)
+
+    assert user.model_dump() == values
+    assert repr(user) == repr(by_orm)
+    # A turn changes what the user awaits and their language on the object it was given.
+    user.awaiting, user.locale = Awaiting.TITLE, "en"
+    assert (user.awaiting, user.locale) == (Awaiting.TITLE, "en")
+    # Made, like the rows the ORM loads, without the defaults the constructor fills in.
+    assert loaded(ChatUser, {**values, "created_at": None}).created_at is None
