@@ -2,7 +2,8 @@
 
 Repository functions live in one module per concern (``storage.users``, ``storage.drafts``,
 ...); each takes the ``Session`` that ``Database.run`` hands to a unit of work, then
-keyword-only arguments.
+keyword-only arguments. The few that run prepared statements alone take any
+``Transaction``: a session, or the ``DriverTransaction`` of ``Database.run_brief``.
 """
 
 from storage import (

@@ -296,13 +296,9 @@ def _prepare_unwaiting_connection(
     _run_pragmas(dbapi_connection, *_UNWAITING_PRAGMAS)
 
 
-def _busy(err: OperationalError | sqlite3.OperationalError) -> bool:
+def _busy(err: sqlite3.OperationalError) -> bool:
     """Whether SQLite refused a statement because another connection holds a lock."""
-    cause = err.orig if isinstance(err, OperationalError) else err
-    return isinstance(cause, sqlite3.Error) and cause.sqlite_errorcode & 0xFF in {
-        sqlite3.SQLITE_BUSY,
-        sqlite3.SQLITE_LOCKED,
-    }
+    return err.sqlite_errorcode & 0xFF in {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 
 
 def _begin_immediate(connection: Connection) -> None:

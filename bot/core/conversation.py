@@ -249,7 +249,9 @@ class Conversations:
         one write less.
         """
         return await self.services.db.run_brief(
-            lambda t: bookkeeping.mark_processed(t, source=source, update_id=update_id)
+            lambda transaction: bookkeeping.mark_processed(
+                transaction, source=source, update_id=update_id
+            )
         )
 
     async def admit(self, source: str, update_id: str, origin: Origin) -> Admission | None:
