@@ -24,7 +24,7 @@ __all__ = [
 
 
 _FINGERPRINT_PURPOSE = b"makale-bot fingerprint"
-# Decryptions remembered: about the access tokens of the users active at once.
+# Access tokens remembered: about those of the users active at once.
 _REMEMBERED = 4096
 
 
@@ -52,20 +52,24 @@ class TokenCipher:
         self._fingerprint_key = hmac.digest(
             base64.urlsafe_b64decode(names[0]), _FINGERPRINT_PURPOSE, hashlib.sha256
         )
-        # Every update's answer waits for its user's access token to be decrypted, which
-        # costs it more than the read of the token did. A ciphertext never changes its
-        # plaintext, so a decryption is remembered; the process holds the keys anyway.
-        self._remembered = lru_cache(maxsize=_REMEMBERED)(self._decrypted)
+        self._remembered = lru_cache(maxsize=_REMEMBERED)(self.decrypt)
 
     def encrypt(self, value: str) -> bytes:
         """Encrypt under the first key."""
         return self._fernet.encrypt(value.encode())
 
-    def decrypt(self, token: bytes) -> str:
-        """Decrypt under whichever key encrypted it."""
+    def decrypt_remembered(self, token: bytes) -> str:
+        """``decrypt``, remembering the result for the next time: for a token read with every
+        update (an access token), whose decryption costs the answer more than its read did.
+
+        A ciphertext never changes its plaintext, and the process holds the keys anyway.
+        Refresh tokens and bot tokens are decrypted each time: they are read seldom, and
+        are not kept in memory after a logout or an uninstall.
+        """
         return self._remembered(token)
 
-    def _decrypted(self, token: bytes) -> str:
+    def decrypt(self, token: bytes) -> str:
+        """Decrypt under whichever key encrypted it."""
         try:
             return self._fernet.decrypt(token).decode()
         except InvalidToken as err:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
@@ -20,7 +19,7 @@ from sqlmodel import Session
 
 from storage.leadership import Leadership, leadership_for
 from storage.prepared import DriverTransaction
-from storage.unwaiting import UnwaitingConnection
+from storage.unwaiting import Busy, UnwaitingConnection
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -190,9 +189,8 @@ class Database:
             return await asyncio.to_thread(self._brief_sync, work)
         try:
             return self._unwaiting.run(work)
-        except sqlite3.OperationalError as err:
-            if not _busy(err):
-                raise
+        except Busy:
+            pass
         finally:
             turn.release()
         return await asyncio.to_thread(self._brief_sync, work)
@@ -294,11 +292,6 @@ def _prepare_unwaiting_connection(
 ) -> None:
     _prepare_sqlite_connection(dbapi_connection, entry)
     _run_pragmas(dbapi_connection, *_UNWAITING_PRAGMAS)
-
-
-def _busy(err: sqlite3.OperationalError) -> bool:
-    """Whether SQLite refused a statement because another connection holds a lock."""
-    return err.sqlite_errorcode & 0xFF in {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 
 
 def _begin_immediate(connection: Connection) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -10,9 +11,13 @@ from sqlalchemy.pool import PoolProxiedConnection
 
 from storage.prepared import DriverTransaction
 
-__all__ = ["UnwaitingConnection"]
+__all__ = ["Busy", "UnwaitingConnection"]
 
 T = TypeVar("T")
+
+
+class Busy(Exception):
+    """Another connection holds SQLite's write lock: the transaction was not begun."""
 
 
 class UnwaitingConnection:
@@ -31,23 +36,41 @@ class UnwaitingConnection:
 
     def run(self, work: Callable[[DriverTransaction], T]) -> T:
         """Run ``work`` in one transaction: committed when it returns, rolled back when it
-        raises; a BEGIN refused for a lock raises ``sqlite3.OperationalError`` (busy)."""
+        raises; ``Busy`` when the transaction cannot begin at once."""
         if self._held is None:
             self._held = self._engine.raw_connection()
         connection = self._held.driver_connection
-        assert connection is not None, "held open until closed"
+        assert connection is not None, "held open until dropped"
         cursor = connection.cursor()
         try:
-            cursor.execute("BEGIN IMMEDIATE")
+            try:
+                cursor.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as err:
+                if _busy(err):
+                    raise Busy from err
+                raise
             try:
                 result = work(DriverTransaction(self._engine.dialect, connection))
                 cursor.execute("COMMIT")
             except BaseException:
-                connection.rollback()
+                self._roll_back(connection)
                 raise
             return result
         finally:
             cursor.close()
+
+    def _roll_back(self, connection: sqlite3.Connection) -> None:
+        try:
+            connection.rollback()
+        finally:
+            # A transaction left open would hold the write lock against every process.
+            if connection.in_transaction:
+                self._drop()
+
+    def _drop(self) -> None:
+        if self._held is not None:
+            self._held.invalidate()
+            self._held = None
 
     def close(self) -> None:
         """Close the connection; a later ``run`` opens it again."""
@@ -55,3 +78,8 @@ class UnwaitingConnection:
             self._held.close()
             self._held = None
         self._engine.dispose()
+
+
+def _busy(err: sqlite3.OperationalError) -> bool:
+    """Whether SQLite refused because another connection holds a lock."""
+    return err.sqlite_errorcode & 0xFF in {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}

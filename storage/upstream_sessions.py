@@ -215,7 +215,7 @@ def user_with_access_token(
     if row.access_token is None:
         return user, None
     try:
-        token = cipher.decrypt(row.access_token)
+        token = cipher.decrypt_remembered(row.access_token)
     except UndecryptableToken:
         _warn_undecryptable(user.id, upstream_url, "a new login is needed")
         return user, None

@@ -257,25 +257,34 @@ class Conversations:
     async def admit(self, source: str, update_id: str, origin: Origin) -> Admission | None:
         """``first_time`` with what the update's answer reads first (the chat user and their
         access token) read in the same transaction, so that the answer begins with no round
-        trip of its own. None when the update was seen before."""
+        trip of its own. None when the update was seen before. A user's first update is
+        admitted on a second try, through the ORM, which makes their row."""
         accounts = self.services.accounts
 
-        def admit(transaction: Transaction) -> tuple[bool, Admission | None]:
+        def admit(transaction: Transaction) -> Admission | None:
             if not bookkeeping.mark_processed(transaction, source=source, update_id=update_id):
-                return False, None
+                return None
             found = accounts.with_user_in(transaction, origin.user)
-            if found is None:
-                return True, None
-            user, access = found
-            _keep_language(transaction, user, origin)
-            return True, Admission(user, access)
+            if found is not None:
+                user, access = found
+                _keep_language(transaction, user, origin)
+                return Admission(user, access)
+            if not isinstance(transaction, Session):
+                raise _NewUser
+            return Admission(_load_user(transaction, origin), None)
 
-        first, admission = await self.services.db.run_brief(admit)
-        if first and admission is None:
-            # A user's first update makes their row: once, in a transaction of its own.
-            user = await self.services.db.run(lambda session: _load_user(session, origin))
-            return Admission(user, None)
-        return admission
+        try:
+            return await self.services.db.run_brief(admit)
+        except _NewUser:
+            # Its row is made through the ORM, and in the same transaction as the update's
+            # mark: had the two been apart, a failure between them would leave the update
+            # marked and unanswered, its redelivery dropped as a replay.
+            return await self.services.db.run(admit, synced=False)
+
+
+class _NewUser(Exception):
+    """The update's user has no row yet, and the brief transaction cannot make one: it rolls
+    back."""
 
 
 def _load_user(session: Session, origin: Origin) -> ChatUser:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -18,14 +19,25 @@ from tests.e2e.telegram_rig import ALICE, telegram_rig
 from tests.e2e.test_telegram import order
 
 
+@dataclass(frozen=True)
+class Traced:
+    """A statement as SQLite ran it: on which connection, in which thread."""
+
+    statement: str
+    connection: int
+    thread: int
+
+
 @pytest.fixture
-def traced() -> Iterator[list[tuple[str, int]]]:
-    """Each statement every SQLite connection opened meanwhile runs, with its thread."""
-    statements: list[tuple[str, int]] = []
+def traced() -> Iterator[list[Traced]]:
+    """Each statement every SQLite connection opened meanwhile runs."""
+    statements: list[Traced] = []
 
     def trace(connection: sqlite3.Connection, _: ConnectionPoolEntry) -> None:
         connection.set_trace_callback(
-            lambda statement: statements.append((statement, threading.get_ident()))
+            lambda statement: statements.append(
+                Traced(statement, id(connection), threading.get_ident())
+            )
         )
 
     event.listen(Pool, "connect", trace)
@@ -35,14 +47,37 @@ def traced() -> Iterator[list[tuple[str, int]]]:
         event.remove(Pool, "connect", trace)
 
 
-def begun(statements: list[tuple[str, int]]) -> list[int]:
-    """The threads of the transactions begun."""
-    return [thread for statement, thread in statements if statement.startswith("BEGIN")]
+def transactions(statements: list[Traced]) -> list[list[Traced]]:
+    """The transactions the statements ran in, each from its BEGIN to its end; a statement
+    run outside one (SQLite commits it on its own) is a transaction of its own, but for a
+    connection's settings (PRAGMA)."""
+    ended: list[list[Traced]] = []
+    open_on: dict[int, list[Traced]] = {}
+    for traced in statements:
+        under_way = open_on.get(traced.connection)
+        if traced.statement.startswith("BEGIN"):
+            open_on[traced.connection] = [traced]
+        elif under_way is None:
+            if not traced.statement.startswith("PRAGMA"):
+                ended.append([traced])
+        else:
+            under_way.append(traced)
+            if traced.statement in {"COMMIT", "ROLLBACK"}:
+                ended.append(open_on.pop(traced.connection))
+    return ended + list(open_on.values())
 
 
-async def test_a_balance_asked_costs_one_transaction(
-    tmp_path: Path, traced: list[tuple[str, int]]
-) -> None:
+def writes(statements: list[Traced]) -> list[list[Traced]]:
+    """The committed transactions that wrote."""
+    return [
+        transaction
+        for transaction in transactions(statements)
+        if transaction[-1].statement == "COMMIT"
+        and any(t.statement.startswith(("INSERT", "UPDATE", "DELETE")) for t in transaction)
+    ]
+
+
+async def test_a_balance_asked_costs_one_transaction(tmp_path: Path, traced: list[Traced]) -> None:
     # No delivery round nor lease renewal during the answer.
     async with telegram_rig(
         tmp_path, poll_interval_seconds=600.0, delivery_lease_seconds=600.0
@@ -53,13 +88,15 @@ async def test_a_balance_asked_costs_one_transaction(
         during = traced[before:]
 
     # The replay check, with the chat user and the stored session for the upstream call.
-    assert len(begun(during)) == 1, during
+    assert len(transactions(during)) == 1, during
+    (check,) = transactions(during)
     # On the event loop's own thread: a worker thread would cost it more than its work.
-    assert begun(during) == [threading.get_ident()]
+    assert {t.thread for t in check} == {threading.get_ident()}
+    assert check[-1].statement == "COMMIT"
 
 
 async def test_a_confirm_press_buys_in_one_call_and_asks_no_balance_while_plenty(
-    tmp_path: Path, traced: list[tuple[str, int]]
+    tmp_path: Path, traced: list[Traced]
 ) -> None:
     async with telegram_rig(
         tmp_path, poll_interval_seconds=600.0, delivery_lease_seconds=600.0
@@ -73,8 +110,8 @@ async def test_a_confirm_press_buys_in_one_call_and_asks_no_balance_while_plenty
         # The press's last work: the progress line's message recorded with its job.
         await rig.telegram.wait_for(
             lambda: any(
-                statement.startswith("UPDATE job SET progress_message_id")
-                for statement, _ in traced[before:]
+                t.statement.startswith("UPDATE job SET progress_message_id")
+                for t in traced[before:]
             )
         )
         during = traced[before:]
@@ -85,4 +122,28 @@ async def test_a_confirm_press_buys_in_one_call_and_asks_no_balance_while_plenty
     assert called == ["makale-olustur"]
     # The replay check (with the session for the create call), the submission, the job
     # recorded; then the progress line's three.
-    assert len(begun(during)) == 6, during
+    assert len(transactions(during)) == 6, during
+
+
+async def test_a_new_users_first_update_is_marked_in_the_transaction_that_makes_their_row(
+    tmp_path: Path, traced: list[Traced]
+) -> None:
+    async with telegram_rig(tmp_path) as rig:
+        before = len(traced)
+        await rig.says(ALICE, "/yardim", "/makalelerim")
+        during = traced[before:]
+
+    made = [
+        transaction
+        for transaction in writes(during)
+        if any(t.statement.startswith("INSERT INTO chat_user") for t in transaction)
+    ]
+    # Apart, a failure between them would leave the update marked and never answered.
+    assert len(made) == 1, during
+    assert any(t.statement.startswith("INSERT INTO processed_update") for t in made[0])
+    marks = [
+        transaction
+        for transaction in writes(during)
+        if any(t.statement.startswith("INSERT INTO processed_update") for t in transaction)
+    ]
+    assert marks == made, "the update's mark is committed once, with the row"

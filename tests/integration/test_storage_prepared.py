@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, inspect, select, update
 from sqlmodel import col
 
 from storage import Awaiting, ChatUser, Database
@@ -79,8 +79,8 @@ def test_a_loaded_row_is_the_object_the_orm_loads_and_changes_like_one(
 
     assert user.model_dump() == values
     assert repr(user) == repr(by_orm)
-    # A turn changes what the user awaits and their language on the object it was given.
-    user.awaiting, user.locale = Awaiting.TITLE, "en"
-    assert (user.awaiting, user.locale) == (Awaiting.TITLE, "en")
-    # Made, like the rows the ORM loads, without the defaults the constructor fills in.
-    assert loaded(ChatUser, {**values, "created_at": None}).created_at is None
+    # Belonging to no session, as one made by the constructor: adding it would insert it.
+    assert inspect(user).transient
+    # A turn changes what the user awaits on the object it was given: the ORM tracks it.
+    user.awaiting = Awaiting.TITLE
+    assert inspect(user).attrs.awaiting.history.added == [Awaiting.TITLE]

@@ -64,7 +64,7 @@ def test_foreign_or_damaged_tokens_are_undecryptable() -> None:
         cipher.rotate(b"not a token")
 
 
-def test_a_token_is_decrypted_once_however_often_it_is_read(
+def test_an_access_token_is_decrypted_once_however_often_it_is_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     cipher = TokenCipher(generate_key())
@@ -78,18 +78,17 @@ def test_a_token_is_decrypted_once_however_often_it_is_read(
 
     # The library's cipher counted, not ours: every update's answer decrypts a token.
     monkeypatch.setattr(MultiFernet, "decrypt", counted)
-    assert [cipher.decrypt(t) for t in (token, token, other, token)] == [
-        "erişim",
-        "erişim",
-        "başka",
-        "erişim",
-    ]
+    remembered = [cipher.decrypt_remembered(t) for t in (token, token, other, token)]
+    assert remembered == ["erişim", "erişim", "başka", "erişim"]
     assert decrypted == [token, other]
     # A failure is not remembered: each try is refused again, and by the cipher.
     for _ in range(2):
         with pytest.raises(UndecryptableToken):
-            cipher.decrypt(b"damaged")
+            cipher.decrypt_remembered(b"damaged")
     assert decrypted == [token, other, b"damaged", b"damaged"]
+    # Other tokens (refresh, bot) are decrypted each time, and kept nowhere.
+    assert [cipher.decrypt(other), cipher.decrypt(other)] == ["başka", "başka"]
+    assert decrypted[-2:] == [other, other]
 
 
 def test_fingerprints_are_keyed_stable_and_do_not_show_the_value() -> None:
