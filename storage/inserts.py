@@ -10,7 +10,7 @@ from sqlalchemy import ColumnClause, ColumnElement, column
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, SQLModel
 
-from storage.prepared import Prepared, Transaction, dialect_of
+from storage.prepared import Prepared, Transaction, on_driver
 
 __all__ = ["dialect_insert", "insert_if_absent", "insert_values_if_absent"]
 
@@ -60,8 +60,9 @@ def insert_values_if_absent(
     """``insert_if_absent`` for a row given as its column values (every one, defaults too),
     for the rows written on every update: its statement is compiled once, and it runs past
     the ORM (so it flushes nothing pending) and past SQLAlchemy's execution."""
-    statement = _insert_if_absent(dialect_of(transaction).name, model, key)
-    return statement.first(transaction, values) is not None
+    driver = on_driver(transaction)
+    statement = _insert_if_absent(driver.dialect.name, model, key)
+    return statement.first(driver, values) is not None
 
 
 @cache

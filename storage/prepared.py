@@ -26,7 +26,7 @@ from sqlalchemy.sql.dml import ReturningInsert, Update
 from sqlalchemy.sql.selectable import Select
 from sqlmodel import Session, SQLModel
 
-__all__ = ["DriverTransaction", "Prepared", "Transaction", "dialect_of", "loaded"]
+__all__ = ["DriverTransaction", "Prepared", "Transaction", "loaded", "on_driver"]
 
 _Processor = Callable[[Any], Any] | None
 M = TypeVar("M", bound=SQLModel)
@@ -45,11 +45,12 @@ class DriverTransaction:
 Transaction = Session | DriverTransaction
 
 
-def dialect_of(transaction: Transaction) -> Dialect:
-    """The dialect of the database the transaction runs on."""
+def on_driver(transaction: Transaction) -> DriverTransaction:
+    """The transaction as its driver's: the dialect and the connection it runs on."""
     if isinstance(transaction, DriverTransaction):
-        return transaction.dialect
-    return transaction.get_bind().dialect
+        return transaction
+    connection = transaction.connection()
+    return DriverTransaction(connection.dialect, connection.connection)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,13 +94,9 @@ class Prepared:
         self._run(transaction, values, fetch=False)
 
     def _run(self, transaction: Transaction, values: Mapping[str, Any], *, fetch: bool) -> Any:
-        if isinstance(transaction, DriverTransaction):
-            dialect, driver = transaction.dialect, transaction.connection
-        else:
-            connection = transaction.connection()
-            dialect, driver = connection.dialect, connection.connection
-        compiled = self._compiled(dialect)
-        cursor = driver.cursor()
+        driver = on_driver(transaction)
+        compiled = self._compiled(driver.dialect)
+        cursor = driver.connection.cursor()
         try:
             cursor.execute(compiled.sql, compiled.parameters(values))
             raw = cursor.fetchone() if fetch else None

@@ -88,8 +88,9 @@ async def test_a_balance_asked_costs_one_transaction(tmp_path: Path, traced: lis
         during = traced[before:]
 
     # The replay check, with the chat user and the stored session for the upstream call.
-    assert len(transactions(during)) == 1, during
-    (check,) = transactions(during)
+    found = transactions(during)
+    assert len(found) == 1, during
+    (check,) = found
     # On the event loop's own thread: a worker thread would cost it more than its work.
     assert {t.thread for t in check} == {threading.get_ident()}
     assert check[-1].statement == "COMMIT"

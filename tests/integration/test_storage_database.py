@@ -8,7 +8,6 @@ import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -28,7 +27,7 @@ from storage import (
     drafts,
     users,
 )
-from storage.prepared import dialect_of
+from storage.prepared import on_driver
 
 
 def _pragma(database: Database, name: str) -> object:
@@ -256,20 +255,14 @@ async def test_a_brief_transaction_raises_what_its_work_raises_and_keeps_nothing
 
 def commit_waits_for_the_disk(transaction: Transaction) -> bool:
     """Whether this transaction's commit waits until the disk has it."""
-    cursor = driver_cursor(transaction)
-    if dialect_of(transaction).name == "sqlite":
+    driver = on_driver(transaction)
+    cursor = driver.connection.cursor()
+    if driver.dialect.name == "sqlite":
         # In WAL mode, NORMAL (1) syncs at checkpoints only; FULL (2) at every commit.
         cursor.execute("PRAGMA synchronous")
         return int(cursor.fetchone()[0]) >= 2
     cursor.execute("SHOW synchronous_commit")
     return str(cursor.fetchone()[0]) != "off"
-
-
-def driver_cursor(transaction: Transaction) -> Any:
-    """A cursor of the driver's connection the transaction runs on."""
-    if isinstance(transaction, DriverTransaction):
-        return transaction.connection.cursor()
-    return transaction.connection().connection.cursor()
 
 
 def test_a_commit_waits_for_the_disk_unless_asked_not_to_and_only_that_one(
