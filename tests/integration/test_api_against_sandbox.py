@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import logging
 import socket
-from collections.abc import AsyncIterator, Iterator
+import sys
+from collections.abc import AsyncIterator, Iterator, Sequence
 from datetime import timedelta
 from decimal import Decimal
+from importlib.abc import MetaPathFinder
+from types import ModuleType
 
 import httpx
 import pytest
@@ -96,6 +99,32 @@ async def test_refresh_rotates_the_refresh_token(api: ArticleApi) -> None:
 
 async def test_balance(api: ArticleApi, token: str) -> None:
     assert await api.balance(token) == Decimal(500)
+
+
+class _Searches(MetaPathFinder):
+    """A finder first on ``sys.meta_path`` that finds nothing: it notes what is looked for."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> None:
+        self.names.append(fullname)
+
+
+async def test_a_call_searches_for_no_module(api: ArticleApi, token: str) -> None:
+    # A failed import is not remembered: httpcore asking for an absent sniffio at each lock
+    # searched every folder of sys.path about ten times a request.
+    await api.balance(token)
+    searches = _Searches()
+    sys.meta_path.insert(0, searches)
+    try:
+        for _ in range(3):
+            await api.balance(token)
+    finally:
+        sys.meta_path.remove(searches)
+    assert searches.names == []
 
 
 async def test_tones(api: ArticleApi, token: str) -> None:
