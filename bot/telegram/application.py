@@ -12,6 +12,7 @@ from bot.telegram.handlers import register_handlers
 from bot.telegram.messenger import DEFAULTS, TelegramMessenger
 from bot.telegram.ordering import PerUserOrder
 from bot.telegram.pacing import PacedRateLimiter
+from bot.telegram.transport import AiohttpRequest
 from bot.telegram.updates import tell_too_fast
 
 __all__ = ["build_application"]
@@ -20,6 +21,8 @@ __all__ = ["build_application"]
 CONCURRENT_UPDATES = 16
 # A user's updates waiting for their turn; more are dropped, and the user told so.
 QUEUED_PER_USER = 10
+# Connections to the Bot API: python-telegram-bot's own default. A long poll needs one.
+CONNECTIONS = 256
 
 
 def build_application(
@@ -46,8 +49,11 @@ def build_application(
         .concurrent_updates(order)
         .context_types(CONTEXT_TYPES)
         .defaults(DEFAULTS)
+        .request(AiohttpRequest(pool_size=CONNECTIONS))
     )
-    if not polling:
+    if polling:
+        builder = builder.get_updates_request(AiohttpRequest(pool_size=1))
+    else:
         builder = builder.updater(None)
     application: TelegramApp = builder.build()  # type: ignore[assignment]
     application.bot_data.conversations = conversations
