@@ -95,9 +95,10 @@ class AiohttpRequest(BaseRequest):
                 timeout=timeout,
             ) as response:
                 return response.status, await response.read()
-        # aiohttp's timeouts are TimeoutErrors, some of them ClientErrors too.
+        # aiohttp's timeouts are TimeoutErrors, some of them ClientErrors too; some name the
+        # URL, and with it the bot token, so their text stays out of the message.
         except TimeoutError as err:
-            raise TimedOut(f"aiohttp: {err or type(err).__name__}") from err
+            raise TimedOut from err
         except aiohttp.ClientError as err:
             raise NetworkError(f"aiohttp.{type(err).__name__}: {err}") from err
 

@@ -69,8 +69,9 @@ async def test_a_file_arrives_with_its_name_type_and_bytes_and_comes_back(
 async def test_an_answer_later_than_the_read_timeout_times_out(server: FakeTelegram) -> None:
     server.answer_delay = 2.0
     async with bot_for(server.url, Timeouts(read=0.2)) as bot:
-        with pytest.raises(TimedOut):
+        with pytest.raises(TimedOut) as raised:
             await bot.send_message(USER, "geç")
+    assert DEFAULT_TOKEN not in str(raised.value)
 
 
 async def test_a_long_poll_may_outlast_the_read_timeout(server: FakeTelegram) -> None:
