@@ -12,7 +12,7 @@ from bot.telegram.handlers import register_handlers
 from bot.telegram.messenger import DEFAULTS, TelegramMessenger
 from bot.telegram.ordering import PerUserOrder
 from bot.telegram.pacing import PacedRateLimiter
-from bot.telegram.transport import AiohttpRequest
+from bot.telegram.transport import AiohttpRequest, Connections
 from bot.telegram.updates import tell_too_fast
 
 __all__ = ["build_application"]
@@ -21,7 +21,7 @@ __all__ = ["build_application"]
 CONCURRENT_UPDATES = 16
 # A user's updates waiting for their turn; more are dropped, and the user told so.
 QUEUED_PER_USER = 10
-# Connections to the Bot API: python-telegram-bot's own default. A long poll needs one.
+# Connections to the Bot API: python-telegram-bot's own default. A long poll takes one.
 CONNECTIONS = 256
 
 
@@ -37,6 +37,7 @@ def build_application(
         assert messenger is not None, "set when the application is built"
         await tell_too_fast(update, conversations, messenger)
 
+    connections = Connections(limit=CONNECTIONS)
     order = PerUserOrder(
         CONCURRENT_UPDATES, max_queued_per_user=QUEUED_PER_USER, on_overflow=too_fast
     )
@@ -49,10 +50,10 @@ def build_application(
         .concurrent_updates(order)
         .context_types(CONTEXT_TYPES)
         .defaults(DEFAULTS)
-        .request(AiohttpRequest(pool_size=CONNECTIONS))
+        .request(AiohttpRequest(connections))
     )
     if polling:
-        builder = builder.get_updates_request(AiohttpRequest(pool_size=1))
+        builder = builder.get_updates_request(AiohttpRequest(connections))
     else:
         builder = builder.updater(None)
     application: TelegramApp = builder.build()  # type: ignore[assignment]

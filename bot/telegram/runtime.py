@@ -95,11 +95,16 @@ async def _initialized(application: TelegramApp) -> AsyncIterator[TelegramApp]:
     """The application initialized (getMe); a refused token is a configuration error."""
     try:
         await application.initialize()
-    except InvalidToken:
-        # Its message quotes the token, and it would reach stderr without redaction.
-        raise ConfigError(
-            "TELEGRAM_BOT_TOKEN was refused (or TELEGRAM_API_URL is not a Bot API server)"
-        ) from None
+    except BaseException as err:
+        # The bot's connections are open by its getMe and stay open when getMe fails; left
+        # to the end of the process, they are reported there as errors.
+        await application.bot.request.shutdown()
+        if isinstance(err, InvalidToken):
+            # Its message quotes the token, and it would reach stderr without redaction.
+            raise ConfigError(
+                "TELEGRAM_BOT_TOKEN was refused (or TELEGRAM_API_URL is not a Bot API server)"
+            ) from None
+        raise
     try:
         yield application
     finally:

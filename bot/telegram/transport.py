@@ -16,7 +16,7 @@ from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
-__all__ = ["AiohttpRequest", "Timeouts"]
+__all__ = ["AiohttpRequest", "Connections", "Timeouts"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,19 +31,52 @@ class Timeouts:
     media_write: float | None = 20.0
 
 
+class Connections:
+    """One aiohttp session for a bot's requests: the long poll and the rest share its pool of
+    ``limit`` connections, and closing it from either closes it for both.
+
+    python-telegram-bot opens its requests before its first call (``getMe``) and leaves them
+    open when that call fails; one session lets the caller close them all through the one
+    request the bot shows (``Bot.request``).
+    """
+
+    def __init__(self, *, limit: int) -> None:
+        self._limit = limit
+        self._session: aiohttp.ClientSession | None = None
+
+    def open(self) -> None:
+        """Open the session, on the running event loop; again after a close."""
+        if self._session is None or self._session.closed:
+            # The environment's proxies and .netrc are not read: aiohttp would read them again
+            # for every request, which cost more than the rest of the transport.
+            self._session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=self._limit), trust_env=False
+            )
+
+    async def close(self) -> None:
+        """Close the session and its connections; nothing when closed already."""
+        if self._session is not None:
+            await self._session.close()
+
+    @property
+    def session(self) -> aiohttp.ClientSession:
+        """The open session."""
+        if self._session is None or self._session.closed:
+            raise RuntimeError("this bot's requests are not initialized")
+        return self._session
+
+
 class AiohttpRequest(BaseRequest):
-    """Makes python-telegram-bot's requests over one aiohttp session of ``pool_size``
-    connections.
+    """Makes python-telegram-bot's requests over ``connections``.
 
     aiohttp bounds reading (``sock_read``), connecting (``sock_connect``) and waiting for a
     connection of the pool plus connecting (``connect``), but not writing: the write timeout
     bounds the whole request instead, with the others added to it.
     """
 
-    def __init__(self, *, pool_size: int, timeouts: Timeouts | None = None) -> None:
-        self._pool_size = pool_size
+    def __init__(self, connections: Connections, timeouts: Timeouts | None = None) -> None:
+        self._connections = connections
         self._timeouts = timeouts or Timeouts()
-        self._session: aiohttp.ClientSession | None = None
 
     @property
     def read_timeout(self) -> float | None:
@@ -51,18 +84,12 @@ class AiohttpRequest(BaseRequest):
         return self._timeouts.read
 
     async def initialize(self) -> None:
-        """Open the session, on the running event loop; again after a shutdown."""
-        if self._session is None or self._session.closed:
-            # The environment's proxies and .netrc are not read: aiohttp would read them again
-            # for every request, which cost more than the rest of the transport.
-            self._session = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=self._pool_size), trust_env=False
-            )
+        """Open the connections."""
+        self._connections.open()
 
     async def shutdown(self) -> None:
-        """Close the session and its connections."""
-        if self._session is not None:
-            await self._session.close()
+        """Close the connections, the other requests' too."""
+        await self._connections.close()
 
     async def do_request(
         self,
@@ -75,8 +102,7 @@ class AiohttpRequest(BaseRequest):
         pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         """Make one request: its status and body; ``TimedOut`` or ``NetworkError`` else."""
-        if self._session is None or self._session.closed:
-            raise RuntimeError("this AiohttpRequest is not initialized")
+        session = self._connections.session
         files = request_data.multipart_data if request_data else None
         timeouts = self._timeouts
         write = timeouts.media_write if files else timeouts.write
@@ -87,7 +113,7 @@ class AiohttpRequest(BaseRequest):
             pool=_given(pool_timeout, timeouts.pool),
         )
         try:
-            async with self._session.request(
+            async with session.request(
                 method,
                 url,
                 data=_body(request_data),

@@ -9,7 +9,7 @@ import pytest
 from telegram import Bot, InputFile
 from telegram.error import NetworkError, TimedOut
 
-from bot.telegram.transport import AiohttpRequest, Timeouts
+from bot.telegram.transport import AiohttpRequest, Connections, Timeouts
 from tests.e2e.fake_telegram import DEFAULT_TOKEN, FakeTelegram
 from tests.ports import free_port
 
@@ -24,12 +24,13 @@ async def server() -> AsyncIterator[FakeTelegram]:
 
 
 def bot_for(url: str, timeouts: Timeouts | None = None) -> Bot:
+    connections = Connections(limit=4)
     return Bot(
         DEFAULT_TOKEN,
         base_url=f"{url}/bot",
         base_file_url=f"{url}/file/bot",
-        request=AiohttpRequest(pool_size=4, timeouts=timeouts),
-        get_updates_request=AiohttpRequest(pool_size=1, timeouts=timeouts),
+        request=AiohttpRequest(connections, timeouts),
+        get_updates_request=AiohttpRequest(connections, timeouts),
     )
 
 
@@ -84,7 +85,7 @@ async def test_a_long_poll_may_outlast_the_read_timeout(server: FakeTelegram) ->
 
 
 async def test_a_refused_connection_is_a_network_error() -> None:
-    request = AiohttpRequest(pool_size=1)
+    request = AiohttpRequest(Connections(limit=1))
     await request.initialize()
     try:
         with pytest.raises(NetworkError) as raised:
@@ -107,4 +108,16 @@ async def test_a_transport_shut_down_serves_again_once_initialized(
 
 async def test_a_transport_never_initialized_refuses_to_send() -> None:
     with pytest.raises(RuntimeError, match="not initialized"):
-        await AiohttpRequest(pool_size=1).do_request("http://127.0.0.1:1/", "GET")
+        await AiohttpRequest(Connections(limit=1)).do_request("http://127.0.0.1:1/", "GET")
+
+
+async def test_one_request_shut_down_closes_the_others_connections_too(
+    server: FakeTelegram,
+) -> None:
+    connections = Connections(limit=2)
+    poll, other = AiohttpRequest(connections), AiohttpRequest(connections)
+    await poll.initialize()
+    await other.initialize()
+    await other.shutdown()
+    with pytest.raises(RuntimeError, match="not initialized"):
+        await poll.do_request(f"{server.url}/bot{DEFAULT_TOKEN}/getMe", "POST")
