@@ -43,6 +43,7 @@ MODES = (
     "firewall_rest",
     "no_app_passwords",
     "plain_links",
+    "early_user",
 )
 
 # Small and unsafe on a crash, which a throwaway test database can afford: start-up in a second.

@@ -69,6 +69,19 @@ def test_a_wrong_password_or_username_is_401_rest_not_logged_in(
     assert error_code(wrong_user) == (401, "rest_not_logged_in")
 
 
+def test_where_a_plugin_reads_the_user_early_the_codes_name_the_wrong_part(
+    real_wordpress: RealWordPress, client: httpx.Client
+) -> None:
+    with real_wordpress.mode("early_user"):
+        wrong_password = client.get(ME, auth=(real_wordpress.username, "abcd " * 5 + "efgh"))
+        wrong_user = client.get(ME, auth=("Makale Bot", real_wordpress.app_password))
+        right = client.get(ME, auth=editor(real_wordpress))
+
+    assert error_code(wrong_password) == (401, "incorrect_password")
+    assert error_code(wrong_user) == (401, "invalid_username")
+    assert right.status_code == 200
+
+
 def test_a_revoked_application_password_is_refused_and_a_new_one_works(
     real_wordpress: RealWordPress, client: httpx.Client
 ) -> None:
