@@ -147,10 +147,14 @@ def test_application_passwords_switched_off_is_401_and_the_index_lists_no_authen
     with real_wordpress.mode("no_app_passwords"):
         me = client.get(ME, params=EDIT, auth=editor(real_wordpress))
         index = client.get("/wp-json/")
+        # Unlike a stripped header: XML-RPC refuses the application password too.
+        with pytest.raises(xmlrpc.client.Fault) as refused:
+            users_blogs(client, *editor(real_wordpress))
 
     assert error_code(me) == (401, "rest_not_logged_in")
     assert index.status_code == 200
     assert index.json()["authentication"] == []
+    assert refused.value.faultCode == 403
 
 
 def test_with_plain_links_wp_json_is_404_and_rest_route_works(
