@@ -169,6 +169,8 @@ def test_with_plain_links_wp_json_is_404_and_rest_route_works(
     assert pretty.status_code == 404
     assert plain.status_code == 200
     assert plain.json()["username"] == real_wordpress.username
+    # WordPress itself has pretty links off: its own links are the plain ones.
+    assert "/?author=" in plain.json()["link"]
     assert client.get(ME, auth=editor(real_wordpress)).status_code == 200
 
 
