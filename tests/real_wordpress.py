@@ -36,14 +36,15 @@ _START_TIMEOUT = 30.0
 
 _CREATE_DATABASE = "CREATE DATABASE wordpress"
 
+# What mode() can turn on; each but "normal" is a must-use plugin in wordpress_site/modes.
 MODES = (
     "normal",
-    "strip_authorization",
-    "block_rest",
-    "firewall_rest",
-    "no_app_passwords",
-    "plain_links",
-    "early_user",
+    "strip_authorization",  # the host drops the Authorization header (Apache CGI / FastCGI)
+    "block_rest",  # a security plugin: 401 rest_authentication_error on every REST request
+    "firewall_rest",  # a firewall's own 403 HTML page on /wp-json/ and ?rest_route=
+    "no_app_passwords",  # application passwords switched off (Wordfence's default)
+    "plain_links",  # pretty permalinks off: /wp-json/ is 404, ?rest_route= works
+    "early_user",  # a plugin reads the user early: invalid_username / incorrect_password
 )
 
 # Small and unsafe on a crash, which a throwaway test database can afford: start-up in a second.
@@ -96,7 +97,7 @@ class RealWordPress:
         self.app_password = self.new_app_password()
 
     def post(self, post_id: int) -> dict[str, Any]:
-        """The post as stored: its REST representation with ``context=edit``, as the admin."""
+        """The post as stored: its REST body with ``context=edit`` (``["title"]["raw"]``)."""
         answer = self._php("post", str(post_id))
         if answer["status"] != 200:
             raise LookupError(f"no post {post_id} on the site: {answer['data']}")
