@@ -2,7 +2,8 @@
 
 The ``real_wordpress`` fixture starts, once per session, a private MariaDB (its own datadir and
 socket in a temporary folder, never the system's server), installs WordPress into it with
-php-cli, and serves it on a free loopback port with pretty permalinks, an editor user and an
+php-cli, and serves it on a free loopback port with pretty permalinks, the zone
+Europe/Istanbul (so a post's ``date`` is not its ``date_gmt``), an editor user and an
 application password. ``mode()`` turns on, with a must-use plugin, one of the failures people
 meet on real sites. Everything is stopped and removed at the end of the session.
 """

@@ -206,6 +206,7 @@ def test_a_draft_and_a_scheduled_post_are_read_back_as_stored(
     assert stored["content"]["raw"] == content
     scheduled = real_wordpress.post(future.json()["id"])
     assert (scheduled["status"], scheduled["date_gmt"]) == ("future", "2035-01-02T03:04:05")
+    assert scheduled["date"] == "2035-01-02T06:04:05"  # the site's zone is Istanbul's
     assert {draft.json()["id"], future.json()["id"]} <= {
         post["id"] for post in real_wordpress.posts()
     }

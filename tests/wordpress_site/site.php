@@ -46,6 +46,8 @@ switch ( $command ) {
 	case 'install':
 		require_once ABSPATH . 'wp-admin/includes/upgrade.php';
 		wp_install( 'Makale Test', 'admin', 'admin@example.test', false, '', wp_generate_password( 24 ) );
+		// A zone that is not UTC, as the bot's clients' sites have: a post's date is not its date_gmt.
+		update_option( 'timezone_string', 'Europe/Istanbul' );
 		$GLOBALS['wp_rewrite']->set_permalink_structure( '/%postname%/' );
 		flush_rewrite_rules( false );
 		wp_insert_user(
