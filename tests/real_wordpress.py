@@ -137,7 +137,7 @@ def _site_php(env: dict[str, str], *args: str) -> Any:
     return json.loads(done.stdout)
 
 
-def missing_packages() -> list[str]:
+def _missing_packages() -> list[str]:
     """The Debian packages a real WordPress needs that are not installed here."""
     php = shutil.which("php")
     checks: dict[str, Callable[[], bool]] = {
@@ -281,7 +281,7 @@ def running_wordpress() -> Iterator[RealWordPress]:
 @pytest.fixture(scope="session")
 def real_wordpress() -> Iterator[RealWordPress]:
     """A real WordPress for the session; skipped without Debian's packages, failed under CI."""
-    missing = missing_packages()
+    missing = _missing_packages()
     if missing:
         reason = f"a real WordPress needs Debian's {', '.join(missing)} (.ci/run installs them)"
         if os.environ.get("CI") == "true":
