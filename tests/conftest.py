@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, settings
 from sqlalchemy import make_url
 
 from storage import ChatUser, Database, TokenCipher, generate_key, users
+from tests.real_wordpress import real_wordpress  # noqa: F401  (a fixture: any test may ask)
 from tests.schema import keep_templates_in, migrated_sqlite
 
 _LOCAL_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
