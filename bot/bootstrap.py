@@ -438,11 +438,11 @@ async def serve_chats(
 async def _serve_http(
     bot: Bot, running: Mapping[str, RunningChat], stack: AsyncExitStack, service: bool
 ) -> None:
-    """Serve the chats' routes and the login page on ``$PORT``, and ``/health`` too where a
-    service asks for it."""
+    """Serve the chats' routes on ``$PORT`` (the login page too, where a chat logs in by
+    link), and ``/health`` too where a service asks for it."""
     routes: list[BaseRoute] = [route for chat in running.values() for route in chat.routes]
-    links = bot.services.links
-    if links is not None:
+    links, platforms = bot.services.links, bot.services.platforms
+    if links is not None and not all(platforms[name].login_in_chat for name in running):
         https = (bot.settings.public_url or "").startswith("https:")
         routes += login_routes(links, secure_cookie=https)
     if not routes and not (service and bot.settings.port_set):

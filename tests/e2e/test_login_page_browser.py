@@ -53,6 +53,8 @@ async def test_a_user_logs_in_through_the_page_and_the_chat_is_told(
     async with telegram_rig(tmp_path, port=port, public_url=f"http://127.0.0.1:{port}") as rig:
         answer = await rig.says(ALICE, "/giris", "/giris/")
         link = link_in(answer.text or "")
+        # The link comes as a button that opens it, too.
+        assert [button.get("url") for row in answer.buttons for button in row] == [link]
         context = await browser.new_context(
             java_script_enabled=False, viewport=PHONE, is_mobile=True, locale="tr-TR"
         )

@@ -77,9 +77,11 @@ async def page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator
 
 async def test_giris_answers_a_link_and_never_asks_for_the_password(page: Page) -> None:
     chat = page.h.chat()
-    answer = texts(await chat.say("/giris"))
+    effects = await chat.say("/giris")
+    answer = texts(effects)
 
     assert link_in(answer).startswith("http://127.0.0.1:")
+    assert [b.url for b in chat.screens[-1].buttons[0]] == [link_in(answer)]
     assert "silinemez" in answer
     assert "E-posta adresinizi yazın" not in answer
     # Nothing is awaited in the chat: a password typed there is no login.

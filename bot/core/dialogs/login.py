@@ -60,7 +60,8 @@ async def _send_link(turn: Turn) -> None:
     if links is None:
         turn.say(words.unavailable)
         return
-    turn.say(words.link, await links.issue(turn.user_id, turn.origin.chat))
+    url = await links.issue(turn.user_id, turn.origin.chat)
+    turn.say(words.link, url, buttons=((Button(turn.texts.button_inline_login, "", url=url),),))
 
 
 def _ask_to_switch(turn: Turn, signed_in: SignedIn) -> None:
