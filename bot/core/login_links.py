@@ -159,24 +159,25 @@ class LoginLinks:
         self, found: _Found, claimed_at: datetime, email: str, password: str, texts: Texts
     ) -> str | None:
         """Log in through the claimed link; None on success, else why not (the link opened
-        again)."""
+        again: a refusal, the service down or the request cancelled do not spend it)."""
         user_id, words = found.link.chat_user_id, texts.login_page
+        logged_in = False
         try:
             await self._accounts.login(user_id, email, password)
+            logged_in = True
         except LoginInvalid as err:
-            await self._release(found.link, claimed_at)
             reason = one_sentence(err.reason or "")
             return words.invalid.format(reason=reason) if reason else words.rejected
         except LoginRejected:
-            await self._release(found.link, claimed_at)
             return words.rejected
         except LoginThrottled:
-            await self._release(found.link, claimed_at)
             return texts.login_throttled
-        except BaseException:
-            # The service down, the request cancelled: the link is not spent by it.
-            await self._release(found.link, claimed_at)
-            raise
+        except ArticleApiError as err:
+            log.warning("login by link of chat user %s: the service answered %r", user_id, err)
+            return texts.service_down
+        finally:
+            if not logged_in:
+                await self._release(found.link, claimed_at)
         return None
 
     async def _release(self, link: LoginLink, claimed_at: datetime) -> None:

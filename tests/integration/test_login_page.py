@@ -242,3 +242,17 @@ async def _user_id(page: Page, chat: Chat) -> int:
     )
     assert user.id is not None
     return user.id
+
+
+async def test_a_service_down_is_said_on_the_page_and_leaves_the_link_usable(page: Page) -> None:
+    chat = page.h.chat()
+    link = await page.link(chat)
+    assert page.h.sandbox is not None
+    # A login is never retried: one failure is the service's answer.
+    page.h.sandbox.state.faults.fail_next(1, status=503)
+
+    down = await log_in_by_page(page.http, link, DEMO_EMAIL, DEMO_PASSWORD)
+
+    assert down.status_code == 400
+    assert "yanıt vermiyor" in down.text
+    assert (await log_in_by_page(page.http, link, DEMO_EMAIL, DEMO_PASSWORD)).status_code == 200
