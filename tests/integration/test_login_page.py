@@ -256,3 +256,13 @@ async def test_a_service_down_is_said_on_the_page_and_leaves_the_link_usable(pag
     assert down.status_code == 400
     assert "yanıt vermiyor" in down.text
     assert (await log_in_by_page(page.http, link, DEMO_EMAIL, DEMO_PASSWORD)).status_code == 200
+
+
+async def test_a_password_typed_with_giris_is_not_used_where_it_stays(page: Page) -> None:
+    chat = page.h.chat()
+
+    answer = texts(await chat.say(f"/giris {DEMO_EMAIL} {DEMO_PASSWORD}"))
+
+    assert link_in(answer)
+    assert page.login_calls() == 0
+    assert not await page.h.bot.services.accounts.is_logged_in(await _user_id(page, chat))
