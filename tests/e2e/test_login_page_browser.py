@@ -61,6 +61,11 @@ async def test_a_user_logs_in_through_the_page_and_the_chat_is_told(
         page = await context.new_page()
 
         await page.goto(link)
+        # The page's own style is let through its CSP: inputs span a phone's width.
+        box = await page.locator("#email").bounding_box()
+        assert box is not None
+        assert box["width"] > PHONE["width"] * 0.8
+        assert box["height"] >= 40
         await page.fill("#email", DEMO_EMAIL)
         await page.fill("#password", "Wrong1234")
         await page.click("button[type=submit]")
