@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -221,12 +222,20 @@ async def test_the_page_speaks_the_users_language(page: Page) -> None:
     assert "Wrong e-mail or password." in wrong.text
 
 
-async def test_the_password_is_stored_nowhere(page: Page, tmp_path: Path) -> None:
+async def test_the_password_is_stored_and_logged_nowhere(
+    page: Page, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
     chat = page.h.chat()
-    done = await log_in_by_page(page.http, await page.link(chat), DEMO_EMAIL, DEMO_PASSWORD)
+    link = await page.link(chat)
+    wrong = await log_in_by_page(page.http, link, DEMO_EMAIL, "Wrong1234")
+    done = await log_in_by_page(page.http, link, DEMO_EMAIL, DEMO_PASSWORD)
 
-    assert done.status_code == 200
+    assert (wrong.status_code, done.status_code) == (400, 200)
     assert DEMO_PASSWORD.encode() not in _database_files(tmp_path)
+    assert caplog.records, "the bot logged nothing at DEBUG"
+    assert DEMO_PASSWORD not in caplog.text
+    assert "Wrong1234" not in caplog.text
 
 
 def _database_files(folder: Path) -> bytes:
