@@ -30,6 +30,7 @@ from bot.core.catalog import Catalog
 from bot.core.clock import Clock, system_clock
 from bot.core.conversation import Conversations
 from bot.core.delivery import Delivery
+from bot.core.login_links import LoginLinks
 from bot.core.operations import Operations
 from bot.core.plans.runner import Planner
 from bot.core.platforms import Platforms
@@ -38,6 +39,7 @@ from bot.core.scheduler import schedule_housekeeping, schedule_plans, schedule_p
 from bot.core.turn import CoreServices
 from bot.core.upstream import Upstream
 from bot.health import Connected, HealthCheck
+from bot.login_page import login_routes
 from bot.shell.platform import TerminalPlatform
 from bot.slack.platform import SlackPlatform
 from bot.telegram.platform import TelegramPlatform
@@ -211,6 +213,8 @@ async def running_bot(
             gate=Gate(platforms, clock=clock, default_language=settings.bot_language),
             default_language=settings.bot_language,
             zone=settings.zone,
+            platforms=platforms,
+            links=_login_links(settings, db, api, accounts, delivery, cipher, clock),
         )
         planner = Planner(services, owner)
         scheduler = _scheduler(settings, db, delivery, planner)
@@ -228,6 +232,30 @@ async def running_bot(
             cipher,
             planner,
         )
+
+
+def _login_links(
+    settings: Settings,
+    db: Database,
+    api: Upstream,
+    accounts: Accounts,
+    delivery: Delivery,
+    cipher: TokenCipher,
+    clock: Clock,
+) -> LoginLinks | None:
+    """The login by link, where PUBLIC_URL says where its page is reached."""
+    if settings.public_url is None:
+        return None
+    return LoginLinks(
+        db=db,
+        accounts=accounts,
+        api=api,
+        outbox=delivery.outbox,
+        cipher=cipher,
+        clock=clock,
+        public_url=settings.public_url,
+        default_language=settings.bot_language,
+    )
 
 
 async def _migrated(settings: Settings, db: Database | None, stack: AsyncExitStack) -> Database:
@@ -410,8 +438,13 @@ async def serve_chats(
 async def _serve_http(
     bot: Bot, running: Mapping[str, RunningChat], stack: AsyncExitStack, service: bool
 ) -> None:
-    """Serve the chats' routes on ``$PORT``, and ``/health`` too where a service asks for it."""
+    """Serve the chats' routes on ``$PORT`` (the login page too, where a chat logs in by
+    link), and ``/health`` too where a service asks for it."""
     routes: list[BaseRoute] = [route for chat in running.values() for route in chat.routes]
+    links, platforms = bot.services.links, bot.services.platforms
+    if links is not None and not all(platforms[name].login_in_chat for name in running):
+        https = (bot.settings.public_url or "").startswith("https:")
+        routes += login_routes(links, secure_cookie=https)
     if not routes and not (service and bot.settings.port_set):
         return
     token = bot.settings.metrics_token

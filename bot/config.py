@@ -90,6 +90,9 @@ class Settings(BaseSettings):
     # Metrics: /metrics answers only this bearer token; unset, it answers 404.
     metrics_token: SecretStr | None = None
 
+    # The bot's own address, served on PORT by the host's router: the login page's links.
+    public_url: str | None = None
+
     # Process.
     port: int = Field(default=8080, ge=1, le=65535)
     bot_language: Literal["tr", "en"] = "tr"
@@ -155,6 +158,7 @@ class Settings(BaseSettings):
         "slack_api_url",
         "telegram_webhook_url",
         "slack_redirect_uri",
+        "public_url",
     )
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
@@ -165,10 +169,11 @@ class Settings(BaseSettings):
             raise ValueError("must be an http(s) URL")
         return value
 
-    @field_validator("article_api_url")
+    @field_validator("article_api_url", "public_url")
     @classmethod
     def _https_unless_loopback(cls, value: str | None) -> str | None:
-        # Tokens travel in every request, so plain HTTP is only for this machine.
+        # Tokens travel in every request (a password in the login page's), so plain HTTP is
+        # only for this machine.
         if value and urlsplit(value).scheme == "http" and not is_loopback_url(value):
             raise ValueError("must use https:// (http:// only for a loopback address)")
         return value.rstrip("/") if value else value

@@ -26,6 +26,7 @@ __all__ = [
     "Job",
     "JobStatus",
     "LoginAttempt",
+    "LoginLink",
     "Plan",
     "PlanRun",
     "PlanStatus",
@@ -369,3 +370,21 @@ class ChatTarget(SQLModel, table=True):
     chat_id: str = Field(sa_type=String(64))
     title: str = Field(sa_type=String(255))
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
+
+
+class LoginLink(SQLModel, table=True):
+    """A one-time link to the login page, for a chat where no password may be typed.
+
+    Only a keyed hash of its token is kept: the database alone cannot open one. It answers
+    in the chat it was asked for in, until it expires or a login through it succeeds.
+    """
+
+    __tablename__ = "login_link"
+
+    token_hash: str = Field(primary_key=True, sa_type=String(64))
+    chat_user_id: int = Field(foreign_key="chat_user.id", index=True, ondelete="CASCADE")
+    # Where "logged in" is told: the private chat the link was asked for in.
+    chat_id: str = Field(sa_type=String(64))
+    expires_at: datetime = Field(sa_column=_timestamp(index=True))
+    # Set by the login that claims it; cleared again when that login is refused.
+    used_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))

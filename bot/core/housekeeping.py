@@ -1,4 +1,5 @@
-"""Forgetting what is no longer needed: old replay ids, failed logins, drafts, and e-mails."""
+"""Forgetting what is no longer needed: old replay ids, failed logins, drafts, e-mails and
+login links."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ from typing import NamedTuple
 from sqlmodel import Session
 
 from bot.core.clock import Clock
-from storage import Database, bookkeeping, drafts, users
+from storage import Database, bookkeeping, drafts, login_links, users
 
 __all__ = [
     "KEEP_AWAITED_EMAIL",
     "KEEP_CLOSED_DRAFTS",
     "KEEP_FAILED_LOGINS",
     "KEEP_IDLE_DRAFTS",
+    "KEEP_LOGIN_LINKS",
     "KEEP_UPDATE_IDS",
     "Pruned",
     "prune",
@@ -30,6 +32,8 @@ KEEP_CLOSED_DRAFTS = timedelta(hours=1)
 KEEP_IDLE_DRAFTS = timedelta(days=1)
 # The e-mail typed before the password is kept in plain text only this long.
 KEEP_AWAITED_EMAIL = timedelta(minutes=10)
+# An expired login link still says "expired" for a day, then "no longer valid".
+KEEP_LOGIN_LINKS = timedelta(days=1)
 
 
 class Pruned(NamedTuple):
@@ -39,10 +43,12 @@ class Pruned(NamedTuple):
     logins: int
     drafts: int
     emails: int
+    links: int
 
 
 async def prune(db: Database, clock: Clock) -> Pruned:
-    """Delete expired replay ids, failed logins and drafts, and erase stale e-mails."""
+    """Delete expired replay ids, failed logins, drafts and login links, and erase stale
+    e-mails."""
     now = clock()
 
     def work(session: Session) -> Pruned:
@@ -55,6 +61,7 @@ async def prune(db: Database, clock: Clock) -> Pruned:
                 idle_before=now - KEEP_IDLE_DRAFTS,
             ),
             emails=users.forget_awaited_passwords(session, before=now - KEEP_AWAITED_EMAIL),
+            links=login_links.prune_links(session, before=now - KEEP_LOGIN_LINKS),
         )
 
     return await db.run(work)

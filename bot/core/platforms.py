@@ -35,6 +35,12 @@ class ChatRules(Protocol):
     def user_is_chat(self) -> bool:
         """Whether a user's id addresses their private chat with the bot."""
 
+    @property
+    def login_in_chat(self) -> bool:
+        """Whether ``/giris`` may ask for the password in the chat: the bot deletes it there, or
+        it is never shown. Where a message can never be deleted (WhatsApp), a password typed
+        would stay in the history, so the login goes through a one-time link to a page."""
+
     def admits(self, origin: Origin) -> bool:
         """Whether the operator's allow lists let this user (in this chat) use the bot."""
 
@@ -49,6 +55,7 @@ class OpenRules:
     name: str
     threads_articles: bool = False
     user_is_chat: bool = False
+    login_in_chat: bool = True
 
     def admits(self, origin: Origin) -> bool:
         """Everyone: whoever reaches the chat may use the bot."""

@@ -24,13 +24,16 @@ class Button:
     """A button; ``data`` is its serialised action, at most 64 bytes.
 
     ``key`` is the number of the listed item it belongs to, for chats where a choice is typed;
-    ``aliases`` are other names it answers to when typed (the other language's name).
+    ``aliases`` are other names it answers to when typed (the other language's name). ``url``
+    makes it a button that opens that address (its ``data`` unused), where the platform has
+    such buttons; the screen's text holds the address too.
     """
 
     label: str
     data: str
     key: int | None = None
     aliases: tuple[str, ...] = ()
+    url: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import tzinfo
 from typing import TypeVar
 
@@ -16,7 +16,9 @@ from bot.core.catalog import Catalog
 from bot.core.clock import DEFAULT_ZONE, Clock
 from bot.core.delivery import Outbox
 from bot.core.events import Origin
+from bot.core.login_links import LoginLinks
 from bot.core.operations import Operations
+from bot.core.platforms import Platforms
 from bot.core.ports import MessengerError
 from bot.core.richtext import Block, paragraph
 from bot.core.screens import Button, Delete, Edit, Effect, Notice, Screen, Send
@@ -50,6 +52,10 @@ class CoreServices:
     default_language: str = "tr"
     # Where dates and months are counted (BOT_TIMEZONE).
     zone: tzinfo = DEFAULT_ZONE
+    # Each chat platform's rules (whether a password may be typed in its chats).
+    platforms: Platforms = field(default_factory=Platforms)
+    # The login by link, where PUBLIC_URL is set.
+    links: LoginLinks | None = None
 
 
 @dataclass(frozen=True, slots=True)

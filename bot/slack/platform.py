@@ -34,6 +34,8 @@ class SlackRules:
     threads_articles: bool = True
     # A user's id opens a direct message with them.
     user_is_chat: bool = True
+    # A password typed in the chat is deleted at once (in a Slack modal, never posted).
+    login_in_chat: bool = True
 
     def admits(self, origin: Origin) -> bool:
         """Whether the user's workspace and the user are listed."""

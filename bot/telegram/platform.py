@@ -30,6 +30,8 @@ class TelegramRules:
     threads_articles: bool = False
     # A user's id is also the id of their private chat with the bot.
     user_is_chat: bool = True
+    # A password typed in the chat is deleted at once.
+    login_in_chat: bool = True
 
     def admits(self, origin: Origin) -> bool:
         """Whether the user is listed, and (outside their private chat) the group too."""

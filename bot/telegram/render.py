@@ -50,7 +50,12 @@ def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
         return None
     return InlineKeyboardMarkup(
         [
-            [InlineKeyboardButton(button.label, callback_data=button.data) for button in row]
+            [
+                InlineKeyboardButton(button.label, url=button.url)
+                if button.url
+                else InlineKeyboardButton(button.label, callback_data=button.data)
+                for button in row
+            ]
             for row in screen.buttons
         ]
     )

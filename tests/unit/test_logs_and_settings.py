@@ -61,6 +61,8 @@ def test_a_traceback_is_redacted_too() -> None:
         ({"article_api_url": "ftp://x"}, "ARTICLE_API_URL"),
         ({"poll_interval_seconds": "0"}, "POLL_INTERVAL_SECONDS"),
         ({"telegram_webhook_url": "http://bot.example.com/hook"}, "TELEGRAM_WEBHOOK_URL"),
+        ({"public_url": "http://bot.example.com"}, "PUBLIC_URL"),
+        ({"public_url": "bot.example.com"}, "PUBLIC_URL"),
         ({"port": "99999"}, "PORT"),
         ({"bot_language": "de"}, "BOT_LANGUAGE"),
     ],
@@ -86,8 +88,10 @@ def test_loopback_http_is_allowed_and_the_database_url_stays_secret() -> None:
         _env_file=None,
         article_api_url="http://127.0.0.1:8081/",
         database_url="postgresql://bot:s3cretpw@db.example.com/makale",
+        public_url="http://localhost:8080/",
     )
     assert settings.article_api_url == "http://127.0.0.1:8081"
+    assert settings.public_url == "http://localhost:8080"
     assert "s3cretpw" not in repr(settings)
     assert settings.sqlite_path is None
 

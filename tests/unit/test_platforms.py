@@ -55,6 +55,15 @@ def test_a_name_no_platform_states_gets_the_open_rules() -> None:
     stranger = Origin(UserKey("elsewhere", "9"), ChatAddress("elsewhere", "9"))
     assert platforms.admits(stranger)
     assert not platforms["elsewhere"].threads_articles
+    assert platforms["elsewhere"].login_in_chat
     assert not platforms.admits(Origin(UserKey("telegram", "9"), ChatAddress("telegram", "9")))
     assert not platforms.admits(Origin(UserKey("slack", "U9", "T2"), ChatAddress("slack", "C1")))
     assert platforms.admin_chat("elsewhere:1") is None
+
+
+def test_the_chats_that_hide_a_password_ask_for_it_there() -> None:
+    # Telegram deletes it, Slack's modal and the terminal never show it; a platform whose
+    # messages stay (WhatsApp) states login_in_chat=False, and its users get a link instead.
+    settings = load_settings(_env_file=None)
+    in_chat = {chat.name: chat.rules(settings).login_in_chat for chat in CHAT_PLATFORMS}
+    assert [in_chat[name] for name in ("telegram", "slack", "shell")] == [True, True, True]

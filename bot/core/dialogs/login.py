@@ -8,17 +8,17 @@ from bot.core.actions import SwitchAccount
 from bot.core.errors import LoginThrottled
 from bot.core.events import Command, LoginForm, Press, Text
 from bot.core.forms import looks_like_email
-from bot.core.inputs import one_line, printable, split_credentials
+from bot.core.inputs import one_sentence, printable, split_credentials
 from bot.core.screens import Button, Screen
-from bot.core.states import Awaiting, JobStatus
+from bot.core.states import Awaiting
 from bot.core.turn import Turn, text_screen
-from storage import drafts, jobs
+from bot.core.welcome import articles_waiting, welcome
+from storage import drafts
 
 __all__ = [
     "email_entered",
     "log_out",
     "login_submitted",
-    "one_sentence",
     "password_entered",
     "start_login",
     "switch_chosen",
@@ -38,6 +38,9 @@ async def start_login(turn: Turn, command: Command) -> None:
     if not turn.origin.private:
         turn.say(turn.texts.login_private_only)
         return
+    if not turn.services.platforms[turn.origin.user.platform].login_in_chat:
+        await _send_link(turn)
+        return
     if password:
         await _log_in(turn, email, password)
         return
@@ -48,6 +51,17 @@ async def start_login(turn: Turn, command: Command) -> None:
         await _take_email(turn, email)
     else:
         await _ask_email(turn)
+
+
+async def _send_link(turn: Turn) -> None:
+    """Answer a one-time link to the login page, where a password typed here would stay."""
+    words = turn.texts.login_page
+    links = turn.services.links
+    if links is None:
+        turn.say(words.unavailable)
+        return
+    url = await links.issue(turn.user_id, turn.origin.chat)
+    turn.say(words.link, url, buttons=((Button(turn.texts.button_inline_login, "", url=url),),))
 
 
 def _ask_to_switch(turn: Turn, signed_in: SignedIn) -> None:
@@ -145,20 +159,8 @@ async def _log_in(turn: Turn, email: str, password: str) -> None:
         turn.say(texts.login_throttled)
         return
     balance = await turn.upstream(turn.services.api.balance)
-    turn.say(texts.login_ok.format(balance=texts.money(balance)))
-    waiting = await turn.store(
-        lambda s: jobs.jobs_of_user(
-            s, user_id=turn.user_id, statuses=(JobStatus.PENDING, JobStatus.FINISHED), limit=1
-        )
-    )
-    if waiting:
-        turn.say(texts.deliver_after_login)
-
-
-def one_sentence(words: str, limit: int = 200) -> str:
-    """The service's words as one sentence of ours: one full stop at the end, kept short."""
-    sentence = one_line(words)[:limit].rstrip(" .")
-    return f"{sentence}." if sentence else ""
+    for line in welcome(texts, balance, await articles_waiting(turn.services.db, turn.user_id)):
+        turn.say(line)
 
 
 async def log_out(turn: Turn, command: Command) -> None:
