@@ -349,3 +349,19 @@ async def test_the_admin_chat_is_one_channel_of_one_workspace(tmp_path: Path) ->
 
         await rig.says("/durum", "", "Sürüm:")
         await two.says("/durum", "", "Bu komutu tanımıyorum")
+
+
+async def test_an_error_sent_to_the_redirect_cannot_forge_a_line_of_the_log(
+    rig: SlackRig, logging_restored: None
+) -> None:
+    logged = io.StringIO()
+    configure_logging("INFO", stream=logged)
+    forged = "2026-01-01 00:00:00,000 ERROR bot.core: fake-line"
+    page = await rig.http.get(
+        f"{rig.base_url}/slack/oauth_redirect", params={"error": f"x\n{forged}\r\x1b[2K\x85"}
+    )
+
+    assert "Kurulum tamamlanamadı" in page.text
+    [line] = [line for line in logged.getvalue().splitlines() if "fake-line" in line]
+    assert line.endswith(f"ended without installing: x\\n{forged}\\r\\x1b[2K\\x85")
+    assert not line.startswith(forged)
