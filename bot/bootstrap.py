@@ -35,6 +35,7 @@ from bot.core.operations import Operations
 from bot.core.plans.runner import Planner
 from bot.core.platforms import Platforms
 from bot.core.ports import Messenger
+from bot.core.recent_articles import RecentArticles
 from bot.core.scheduler import schedule_housekeeping, schedule_plans, schedule_polling
 from bot.core.turn import CoreServices
 from bot.core.upstream import Upstream
@@ -211,6 +212,7 @@ async def running_bot(
             clock=clock,
             operations=operations,
             gate=Gate(platforms, clock=clock, default_language=settings.bot_language),
+            recent_articles=RecentArticles(clock),
             default_language=settings.bot_language,
             zone=settings.zone,
             platforms=platforms,

@@ -3,13 +3,21 @@
 python-telegram-bot logs whole requests at DEBUG, httpx logs URLs (the Bot
 API URL holds the bot token) at INFO, and tracebacks quote arguments, so the
 redaction is applied to the whole formatted line, not per logger.
+
+A text log is read line by line, and much of what is logged comes from outside (a
+query parameter, a service's answer), so in the text format a record's message is
+one line: its control characters (newlines among them) are written escaped. A
+traceback keeps its line breaks, but each of its lines is indented, so no line but
+a record's first starts at the margin. JSON lines escape both by their nature.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
 import sys
+import unicodedata
 from collections.abc import Iterable
 from typing import Any, Literal, TextIO
 
@@ -64,8 +72,25 @@ class _Redactor:
         return text
 
 
+# What may break or rewrite a line: C0 and C1 controls (NEL), line and paragraph separators.
+_BREAKING = frozenset({"Cc", "Zl", "Zp"})
+_TRACEBACK_INDENT = "  "
+
+
+def _escaped(text: str, keep: str = "") -> str:
+    """The text with each control character (but those in ``keep``) written as an escape."""
+    if text.isprintable():
+        return text
+    return "".join(
+        char
+        if char in keep or unicodedata.category(char) not in _BREAKING
+        else char.encode("unicode_escape").decode("ascii")
+        for char in text
+    )
+
+
 class RedactingFormatter(logging.Formatter):
-    """Formats a record, then masks token patterns and the known secret values."""
+    """One record a line (a traceback indented below it), then token patterns and secrets masked."""
 
     def __init__(self, fmt: str, secrets: Iterable[str] = ()) -> None:
         super().__init__(fmt)
@@ -73,7 +98,23 @@ class RedactingFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         """The formatted line (with any traceback), secrets masked."""
-        return self.redact(super().format(record))
+        # A copy: the record is shared with other handlers, which format it their own way.
+        head = copy.copy(record)
+        head.msg, head.args = _escaped(record.getMessage()), None
+        head.exc_info, head.exc_text, head.stack_info = None, None, None
+        blocks = [super().format(head)]
+        if record.exc_info:
+            blocks.append(self._indented(self.formatException(record.exc_info)))
+        elif record.exc_text:
+            blocks.append(self._indented(record.exc_text))
+        if record.stack_info:
+            blocks.append(self._indented(self.formatStack(record.stack_info)))
+        return self.redact("\n".join(blocks))
+
+    @staticmethod
+    def _indented(block: str) -> str:
+        lines = _escaped(block, keep="\n").split("\n")
+        return "\n".join(_TRACEBACK_INDENT + line for line in lines)
 
 
 class RedactingJsonFormatter(JsonFormatter):

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import enum
 from datetime import datetime
 
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
 from storage.inserts import insert_if_absent
-from storage.models import Client
+from storage.models import ChatUser, Client
 
 __all__ = [
+    "ClientRefused",
     "add_client",
     "client_names",
     "clients_of_user",
@@ -43,17 +45,30 @@ def client_names(session: Session, *, user_id: int) -> dict[int, Client]:
     return {client.id: client for client in rows if client.id is not None}
 
 
-def add_client(
-    session: Session, *, user_id: int, name: str, name_key: str, now: datetime
-) -> Client | None:
-    """A new client; None when the user already has a live one with this folded name.
+class ClientRefused(enum.Enum):
+    """Why a client was not added."""
 
-    One statement against the unique index, so two replicas adding one name make one client.
+    TAKEN = "taken"  # the user has a live client of this folded name
+    FULL = "full"  # the user has as many live clients as they may
+
+
+def add_client(
+    session: Session, *, user_id: int, name: str, name_key: str, now: datetime, most: int
+) -> Client | ClientRefused:
+    """A new client, unless the name is taken or the user has ``most`` live clients already.
+
+    The user's row is locked before the count (SQLite locks at BEGIN IMMEDIATE), so two adds
+    at once never both take the last place; the insert is one statement against the unique
+    index, so two replicas adding one name make one client.
     """
-    row = Client(chat_user_id=user_id, name=name, name_key=name_key, created_at=now)
+    session.exec(select(ChatUser.id).where(col(ChatUser.id) == user_id).with_for_update())
     live = col(Client.removed_at).is_(None)
+    count = select(func.count()).where(col(Client.chat_user_id) == user_id, live)
+    if session.exec(count).one() >= most:
+        return ClientRefused.FULL
+    row = Client(chat_user_id=user_id, name=name, name_key=name_key, created_at=now)
     if not insert_if_absent(session, row, key=("chat_user_id", "name_key"), where=live):
-        return None
+        return ClientRefused.TAKEN
     return session.exec(
         select(Client).where(
             col(Client.chat_user_id) == user_id,

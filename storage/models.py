@@ -288,7 +288,8 @@ class SlackInstallation(SQLModel, table=True):
 
 
 class SlackOAuthState(SQLModel, table=True):
-    """A state of an install under way: any replica may finish it, once, before it expires."""
+    """An install state already spent, kept until it would have expired: a state is signed, not
+    stored, when it is handed out, and installs once on any replica."""
 
     __tablename__ = "slack_oauth_state"
 

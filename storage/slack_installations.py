@@ -1,4 +1,4 @@
-"""Slack workspaces that added the app, and the states of installs under way.
+"""Slack workspaces that added the app, and the install states already spent.
 
 A workspace's bot token is encrypted like the upstream tokens. Removing a workspace ends,
 in the same transaction, everything of its users that would need the token or a user.
@@ -9,13 +9,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from sqlalchemy import ColumnElement, delete, update
 from sqlmodel import Session, col, select
 
 from storage.crypto import TokenCipher, UndecryptableToken
 from storage.database import Database
+from storage.inserts import insert_if_absent
 from storage.models import (
     ChatUser,
     Job,
@@ -29,12 +30,12 @@ __all__ = [
     "InstalledTeam",
     "RemovedTeam",
     "SlackInstallations",
-    "consume_state",
     "find_installation",
-    "issue_state",
     "reencrypt_all",
     "remove_team",
     "save_installation",
+    "spend_state",
+    "state_spent",
 ]
 
 log = logging.getLogger(__name__)
@@ -178,20 +179,18 @@ def reencrypt_all(session: Session, *, cipher: TokenCipher) -> int:
     return moved
 
 
-def issue_state(session: Session, *, state: str, expires_at: datetime, now: datetime) -> None:
-    """Keep a new install state until it expires; states expired by now are dropped."""
+def spend_state(session: Session, *, state: str, expires_at: datetime, now: datetime) -> bool:
+    """Record an install state as spent until it expires; whether it was not spent before (on
+    any replica). States expired by now are dropped: they are refused for their age anyway."""
     session.exec(delete(SlackOAuthState).where(col(SlackOAuthState.expires_at) <= now))
-    session.add(SlackOAuthState(state=state, expires_at=expires_at))
+    spent = SlackOAuthState(state=state, expires_at=expires_at)
+    return insert_if_absent(session, spent, key=("state",))
 
 
-def consume_state(session: Session, *, state: str, now: datetime) -> bool:
-    """Whether the state was issued and has not expired; true once only, on any replica."""
-    result = session.exec(
-        delete(SlackOAuthState).where(
-            col(SlackOAuthState.state) == state, col(SlackOAuthState.expires_at) > now
-        )
-    )
-    return result.rowcount == 1
+def state_spent(session: Session, *, state: str) -> bool:
+    """Whether an install with this state was stored already."""
+    found = session.exec(select(SlackOAuthState.state).where(col(SlackOAuthState.state) == state))
+    return found.first() is not None
 
 
 class SlackInstallations:
@@ -243,14 +242,13 @@ class SlackInstallations:
             lambda s: remove_team(s, enterprise_id=enterprise_id, team_id=team_id, now=now)
         )
 
-    async def issue_state(self, state: str, lifetime: timedelta) -> None:
-        """Keep a new install state for ``lifetime``."""
+    async def spend_state(self, state: str, expires_at: datetime) -> bool:
+        """Record the install state as spent until ``expires_at``; whether it was not before."""
         now = self._clock()
-        await self._db.run(
-            lambda s: issue_state(s, state=state, expires_at=now + lifetime, now=now)
+        return await self._db.run(
+            lambda s: spend_state(s, state=state, expires_at=expires_at, now=now)
         )
 
-    async def consume_state(self, state: str) -> bool:
-        """Whether the state is good; it is gone afterwards either way."""
-        now = self._clock()
-        return await self._db.run(lambda s: consume_state(s, state=state, now=now))
+    async def state_spent(self, state: str) -> bool:
+        """Whether the install state was spent."""
+        return await self._db.read(lambda s: state_spent(s, state=state))

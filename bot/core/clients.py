@@ -16,6 +16,7 @@ from storage import clients
 from storage.models import Client
 
 __all__ = [
+    "MOST_CLIENTS",
     "NAME_MAX",
     "NAME_MIN",
     "NO_CLIENT",
@@ -30,6 +31,10 @@ __all__ = [
 ]
 
 NAME_MIN, NAME_MAX = 2, 60
+# So that every list of them is one message: /musteriler shows a line and a row of two buttons
+# per client (Slack takes 50 blocks a message, Telegram 100 buttons), and /makalelerim adds a
+# button per client under a page or a search.
+MOST_CLIENTS = 20
 # The id the "Müşterisiz" button carries: an order for no client.
 NO_CLIENT = 0
 _TURKISH_UPPER = str.maketrans({"İ": "i", "I": "ı"})

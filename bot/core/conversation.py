@@ -77,7 +77,7 @@ from bot.core.plans import making as plan_making
 from bot.core.plans import summary as plan_summary
 from bot.core.presenter import Presenter, present
 from bot.core.screens import Effect, Screen
-from bot.core.sharing import InlineAnswer, RecentArticles, inline_answer
+from bot.core.sharing import InlineAnswer, inline_answer
 from bot.core.states import Awaiting, JobStatus
 from bot.core.texts import LANGUAGES
 from bot.core.turn import Admission, AtOnce, CoreServices, Turn, language_of
@@ -98,7 +98,6 @@ class Conversations:
 
     def __init__(self, services: CoreServices) -> None:
         self.services = services
-        self._recent = RecentArticles(services.clock)
 
     async def answer(
         self,
@@ -165,9 +164,7 @@ class Conversations:
     ) -> InlineAnswer:
         """The user's finished articles to share into any chat (Telegram's inline mode)."""
         turn = await self._started(origin, admission)
-        answer = await _answering(
-            turn, "inline query", inline_answer(turn, query, offset, self._recent)
-        )
+        answer = await _answering(turn, "inline query", inline_answer(turn, query, offset))
         # A failure there has no chat to be told in: the user sees no results.
         return answer or InlineAnswer()
 

@@ -1,14 +1,17 @@
 """The CSV of every order the bot placed for a user, written for a spreadsheet in Turkish.
 
 Excel opens a CSV as UTF-8 only with a BOM, splits a Turkish one at ``;`` (the comma marks
-decimals), and runs a cell that begins with ``=``, ``+``, ``-`` or ``@`` as a formula: such a
-cell gets a leading ``'`` (OWASP's advice on CSV injection), since a title is the user's text.
+decimals), and runs a cell that begins with ``=``, ``+``, ``-`` or ``@`` as a formula (their
+fullwidth forms too, ``＝``, in East Asian locales): such a cell gets a leading ``'`` (OWASP's
+advice on CSV injection, which names tab and carriage return as well), since a title is the
+user's text.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import tzinfo
 
@@ -18,13 +21,15 @@ from storage.models import Client, Job
 
 __all__ = ["orders_csv", "safe_cell"]
 
-_FORMULA_STARTS = ("=", "+", "-", "@")
+_FORMULA_STARTS = frozenset("=+-@\t\r")
 _DATE_FORMAT = "%d.%m.%Y %H:%M"
 
 
 def safe_cell(value: str) -> str:
     """The value, with a leading ``'`` where a spreadsheet would take it for a formula."""
-    return f"'{value}" if value.startswith(_FORMULA_STARTS) else value
+    # NFKC reads a fullwidth or small sign (＝, ﹦) as the sign itself.
+    first = unicodedata.normalize("NFKC", value[:1])[:1]
+    return f"'{value}" if first in _FORMULA_STARTS else value
 
 
 def orders_csv(

@@ -11,15 +11,11 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 
 from bot.api import Article, TokenRejected
 from bot.core.article import article_blocks
-from bot.core.clock import Clock
-from bot.core.dialogs.articles import own_articles
+from bot.core.dialogs.articles import recent_articles
 from bot.core.errors import NotLoggedIn
 from bot.core.richtext import Block, Heading, Paragraph, paragraph, plain_text
 from bot.core.screens import Screen
@@ -33,7 +29,6 @@ __all__ = [
     "LOGIN_PAYLOAD",
     "InlineAnswer",
     "InlineResult",
-    "RecentArticles",
     "inline_answer",
     "share_key_of",
 ]
@@ -47,9 +42,6 @@ _SHARE_PREFIX = "m_"
 _SHARE_PAYLOAD = re.compile(rf"{_SHARE_PREFIX}([A-Za-z0-9_-]{{16}})")
 # The opening shown in the chat: a paragraph, cut at a space past this length.
 _OPENING_CHARS = 700
-# How long one user's list answers the next inline queries (each keystroke is one).
-RECENT_FOR = timedelta(seconds=5)
-_RECENT_USERS = 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,46 +71,17 @@ class InlineAnswer:
     login_label: str | None = None
 
 
-class RecentArticles:
-    """Each user's article list for a few seconds, so typing a word, then a letter more, or
-    scrolling to the next page, costs no further call to the service."""
-
-    def __init__(self, clock: Clock) -> None:
-        self._clock = clock
-        self._lists: OrderedDict[int, tuple[datetime, list[Article]]] = OrderedDict()
-
-    async def of(
-        self, user_id: int, fetch: Callable[[], Awaitable[list[Article]]]
-    ) -> list[Article]:
-        """The user's list: kept if recent, else fetched (once) and kept."""
-        now = self._clock()
-        kept = self._lists.get(user_id)
-        if kept is not None and now - kept[0] < RECENT_FOR:
-            return kept[1]
-        articles = await fetch()
-        self._lists[user_id] = (now, articles)
-        self._lists.move_to_end(user_id)
-        while len(self._lists) > _RECENT_USERS:
-            self._lists.popitem(last=False)
-        return articles
-
-
 def share_key_of(payload: str) -> str | None:
     """The share key a /start payload carries, None when it carries none."""
     found = _SHARE_PAYLOAD.fullmatch(payload)
     return found.group(1) if found else None
 
 
-async def inline_answer(
-    turn: Turn,
-    query: str,
-    offset: str,
-    recent: RecentArticles,
-) -> InlineAnswer:
+async def inline_answer(turn: Turn, query: str, offset: str) -> InlineAnswer:
     """A page of the user's finished articles whose title holds the words of ``query``."""
     texts = turn.texts
     try:
-        articles = await recent.of(turn.user_id, lambda: _finished(turn))
+        articles = [a for a in (await recent_articles(turn)).articles if a.finished]
     except (NotLoggedIn, TokenRejected):
         return InlineAnswer(login_label=texts.button_inline_login)
     found = matching(articles, query)
@@ -135,10 +98,6 @@ async def inline_answer(
     following = first + INLINE_PAGE
     next_offset = str(following) if following < len(found) else ""
     return InlineAnswer(results, next_offset, texts.button_read_all)
-
-
-async def _finished(turn: Turn) -> list[Article]:
-    return [a for a in (await own_articles(turn)).articles if a.finished]
 
 
 def _new_key() -> str:

@@ -20,6 +20,7 @@ from bot.core.login_links import LoginLinks
 from bot.core.operations import Operations
 from bot.core.platforms import Platforms
 from bot.core.ports import MessengerError
+from bot.core.recent_articles import RecentArticles
 from bot.core.richtext import Block, paragraph
 from bot.core.screens import Button, Delete, Edit, Effect, Notice, Screen, Send
 from bot.core.states import Awaiting
@@ -49,6 +50,8 @@ class CoreServices:
     clock: Clock
     operations: Operations
     gate: Gate
+    # Each user's article list for a few seconds: inline mode and searches ask at each word.
+    recent_articles: RecentArticles
     default_language: str = "tr"
     # Where dates and months are counted (BOT_TIMEZONE).
     zone: tzinfo = DEFAULT_ZONE

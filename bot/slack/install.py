@@ -1,16 +1,18 @@
 """'Add to Slack': Bolt's OAuth flow on our stores, our pages, and the refusal of a stranger team.
 
 ``GET /slack/install`` answers a page with the link (client id, the manifest's bot scopes,
-a state kept in the database and set as Bolt's cookie); ``GET /slack/oauth_redirect``
-exchanges the code (``oauth.v2.access``, through the app's client and so ``SLACK_API_URL``)
-and stores the installation. A wrong, reused or missing state ends before any call.
+a signed state, also set as Bolt's cookie) and writes nothing (bot.slack.install_states);
+``GET /slack/oauth_redirect`` exchanges the code (``oauth.v2.access``, through the app's
+client and so ``SLACK_API_URL``) and stores the installation. A wrong, spent or missing state
+ends before any call. An org-wide install (Enterprise Grid) and a team outside
+ALLOWED_SLACK_TEAMS are uninstalled again, with a page that says why.
 """
 
 from __future__ import annotations
 
 import html
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import aiohttp
@@ -28,14 +30,10 @@ from slack_sdk.errors import SlackClientError
 from slack_sdk.oauth.installation_store import Installation
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.slack.installations import (
-    STATE_LIFETIME,
-    DbInstallationStore,
-    DbStateStore,
-    Installations,
-)
+from bot.slack.install_states import STATE_LIFETIME, SignedStates
+from bot.slack.installations import DbInstallationStore, Installations
 from bot.slack.scopes import BOT_SCOPES
-from bot.slack.texts import LANGUAGES
+from bot.slack.texts import LANGUAGES, SlackTexts
 
 __all__ = ["INSTALL_PATH", "REDIRECT_PATH", "InstallFlow", "ManyWorkspaces"]
 
@@ -59,8 +57,16 @@ class ManyWorkspaces:
     installations: Installations
 
 
-class TeamRefused(BoltError):
-    """The workspace is outside ALLOWED_SLACK_TEAMS; the app removed itself from it."""
+class InstallRefused(BoltError):
+    """An install the bot does not take; the app removed itself from there, and ``says`` why."""
+
+    def __init__(self, where: str, says: Callable[[SlackTexts], str]) -> None:
+        super().__init__(where)
+        self.says = says
+
+
+class StateSpent(BoltError):
+    """A second install with one state: the state was spent by the first."""
 
 
 def _page(title: str, paragraphs: list[str], status: int, cookie: str) -> BoltResponse:
@@ -81,6 +87,7 @@ class InstallFlow(AsyncOAuthFlow):
     """Bolt's flow; a team outside the allowed ones is uninstalled again and nothing stored."""
 
     def __init__(self, *, client: AsyncWebClient, many: ManyWorkspaces) -> None:
+        self._states = SignedStates(many.client_secret, many.installations)
         settings = AsyncOAuthSettings(
             client_id=many.client_id,
             client_secret=many.client_secret,
@@ -92,7 +99,7 @@ class InstallFlow(AsyncOAuthFlow):
             callback_options=AsyncCallbackOptions(success=_succeeded, failure=_failed),
             installation_store=DbInstallationStore(many.installations),
             installation_store_bot_only=True,
-            state_store=DbStateStore(many.installations),
+            state_store=self._states,
             state_expiration_seconds=int(STATE_LIFETIME.total_seconds()),
             logger=log,
         )
@@ -115,15 +122,24 @@ class InstallFlow(AsyncOAuthFlow):
     async def store_installation(
         self, request: AsyncBoltRequest, installation: Installation
     ) -> None:
-        """Store the installation; a team not allowed is refused before anything is stored."""
+        """Store the installation, spending its state; an org-wide install, or a team not
+        allowed, is uninstalled and refused before anything is stored."""
+        if installation.is_enterprise_install:
+            # README: installations are per workspace; an org's token would serve every one.
+            where = f"Enterprise Grid org {installation.enterprise_id}"
+            await self._uninstall(installation, where, "an org-wide install")
+            raise InstallRefused(where, lambda texts: texts.org_refused)
         team = installation.team_id or ""
         if self._allowed and team not in self._allowed:
-            await self._uninstall(installation)
-            raise TeamRefused(team)
+            where = f"Slack team {team}"
+            await self._uninstall(installation, where, "not in ALLOWED_SLACK_TEAMS")
+            raise InstallRefused(where, lambda texts: texts.team_refused)
+        if not await self._states.spend(request.query.get("state", [""])[0]):
+            raise StateSpent(team)
         await super().store_installation(request, installation)
 
-    async def _uninstall(self, installation: Installation) -> None:
-        # Slack installed the app before telling us the team: only this undoes it.
+    async def _uninstall(self, installation: Installation, where: str, why: str) -> None:
+        # Slack installed the app before telling us where: only this undoes it.
         try:
             await self.client.apps_uninstall(
                 client_id=self.settings.client_id,
@@ -131,14 +147,9 @@ class InstallFlow(AsyncOAuthFlow):
                 token=installation.bot_token,
             )
         except (SlackClientError, aiohttp.ClientError, TimeoutError) as err:
-            log.warning(
-                "could not uninstall from refused Slack team %s: %r", installation.team_id, err
-            )
+            log.warning("could not uninstall from refused %s: %r", where, err)
             return
-        log.warning(
-            "refused the install of Slack team %s (not in ALLOWED_SLACK_TEAMS)",
-            installation.team_id,
-        )
+        log.warning("refused the install of %s (%s)", where, why)
 
 
 async def _succeeded(args: AsyncSuccessArgs) -> BoltResponse:
@@ -152,8 +163,8 @@ async def _succeeded(args: AsyncSuccessArgs) -> BoltResponse:
 
 async def _failed(args: AsyncFailureArgs) -> BoltResponse:
     cookie = args.settings.state_utils.build_set_cookie_for_deletion()
-    if isinstance(args.error, TeamRefused):
-        paragraphs = [html.escape(texts.team_refused) for texts in LANGUAGES]
+    if isinstance(args.error, InstallRefused):
+        paragraphs = [html.escape(args.error.says(texts)) for texts in LANGUAGES]
         return _page(LANGUAGES[0].install_title, paragraphs, _REFUSED, cookie)
     log.info("a Slack install ended without installing: %s", args.reason)
     paragraphs = [

@@ -1,4 +1,4 @@
-"""slack_sdk's installation and state stores, on the bot's own database (handed in by bootstrap).
+"""slack_sdk's installation store, on the bot's own database (handed in by bootstrap).
 
 slack_sdk's SQLAlchemy stores keep tokens in plain text, bypass the migrations and need a
 driver the lock does not have; these keep the bot token encrypted, in tables of ours.
@@ -7,20 +7,16 @@ driver the lock does not have; these keep the bot token encrypted, in tables of 
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Protocol
 
 from slack_bolt.error import BoltError
 from slack_sdk.oauth.installation_store import Bot, Installation
 from slack_sdk.oauth.installation_store.async_installation_store import AsyncInstallationStore
-from slack_sdk.oauth.state_store.async_state_store import AsyncOAuthStateStore
 
 __all__ = [
-    "STATE_LIFETIME",
     "DbInstallationStore",
-    "DbStateStore",
     "Installations",
     "InstalledTeam",
     "RemovedTeam",
@@ -28,9 +24,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-# Long enough to read the scopes and approve; short enough that a leaked link soon expires.
-STATE_LIFETIME = timedelta(minutes=10)
 
 
 class InstalledTeam(Protocol):
@@ -90,11 +83,11 @@ class Installations(Protocol):
     async def remove(self, enterprise_id: str | None, team_id: str) -> RemovedTeam:
         """Forget the workspace, ending what of its users needed it."""
 
-    async def issue_state(self, state: str, lifetime: timedelta) -> None:
-        """Keep a new install state for ``lifetime``."""
+    async def spend_state(self, state: str, expires_at: datetime) -> bool:
+        """Record the install state as spent until ``expires_at``; whether it was not before."""
 
-    async def consume_state(self, state: str) -> bool:
-        """Whether the state is good; gone afterwards either way."""
+    async def state_spent(self, state: str) -> bool:
+        """Whether the install state was spent."""
 
 
 def _scopes(value: str | Sequence[str] | None) -> str:
@@ -203,29 +196,6 @@ class DbInstallationStore(AsyncInstallationStore):
         """Forget the workspace; a user alone holds nothing here (no user tokens)."""
         if user_id is None and team_id:
             await self._installations.remove(enterprise_id, team_id)
-
-
-class DbStateStore(AsyncOAuthStateStore):
-    """Install states in the database, so any replica finishes what another started; single use."""
-
-    def __init__(self, installations: Installations, lifetime: timedelta = STATE_LIFETIME) -> None:
-        self._installations = installations
-        self._lifetime = lifetime
-
-    @property
-    def logger(self) -> logging.Logger:
-        """The store's logger (slack_sdk asks for it)."""
-        return log
-
-    async def async_issue(self, *args: object, **kwargs: object) -> str:
-        """A new random state, kept until it expires."""
-        state = secrets.token_urlsafe(32)
-        await self._installations.issue_state(state, self._lifetime)
-        return state
-
-    async def async_consume(self, state: str) -> bool:
-        """Whether the state was issued, is not expired and was not used before."""
-        return bool(state) and await self._installations.consume_state(state)
 
 
 def token_lookup(installations: Installations) -> Callable[[str], Awaitable[str | None]]:

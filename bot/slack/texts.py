@@ -38,6 +38,7 @@ class SlackTexts:
     installed: str
     install_failed: str
     team_refused: str
+    org_refused: str
     not_installed: str
     client_label: str
 
@@ -74,6 +75,11 @@ _TURKISH = SlackTexts(
     ),
     team_refused=(
         "Bu çalışma alanı bu bot için izinli değil: uygulama kaldırıldı ve hiçbir şey saklanmadı."
+    ),
+    org_refused=(
+        "Makale Bot kuruluşun tamamına (Enterprise Grid) eklenemez: her çalışma alanı onu"
+        " kendisi ekler. Uygulama kaldırıldı ve hiçbir şey saklanmadı; bir çalışma alanına"
+        " eklemek için kurulum sayfasını o çalışma alanından açın."
     ),
     not_installed=(
         "Makale Bot bu çalışma alanında artık kurulu değil; bir yönetici yeniden ekleyebilir."
@@ -112,6 +118,11 @@ _ENGLISH = SlackTexts(
     ),
     team_refused=(
         "This workspace is not allowed to use this bot: the app was removed and nothing was stored."
+    ),
+    org_refused=(
+        "Makale Bot cannot be added to a whole organisation (Enterprise Grid): each workspace"
+        " adds it itself. The app was removed and nothing was stored; to add it to a workspace,"
+        " open the install page from that workspace."
     ),
     not_installed=(
         "Makale Bot is no longer installed in this workspace; an admin can add it again."

@@ -12,6 +12,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.core.clients import MOST_CLIENTS
+from storage import Database
+from tests.client_seeds import add_clients as seeded
 from tests.e2e.fake_telegram.records import StoredFile, StoredMessage
 from tests.e2e.order_labels import MEDIUM
 from tests.e2e.telegram_rig import ALICE, Rig, telegram_rig
@@ -117,3 +120,24 @@ async def test_a_search_is_narrowed_to_one_client_and_keeps_its_words(rig: Rig) 
     assert "depolama" not in narrowed.text, "another client's"
     assert "Yapay zekâ" not in narrowed.text, "the search word is kept"
     assert not any(label.startswith("Yalnız") for label in labels(narrowed))
+
+
+async def test_a_full_list_of_clients_fits_telegrams_keyboards_and_the_cap_is_said(
+    rig: Rig,
+) -> None:
+    await rig.log_in()
+    names = [f"Müşteri {number:02}" for number in range(1, MOST_CLIENTS)]
+    db = Database.connect(rig.settings.effective_database_url)
+    try:
+        now = datetime.now(UTC)
+        db.run_sync(lambda s: seeded(s, external_id=str(ALICE), names=names, now=now))
+    finally:
+        db.dispose()
+
+    # The fake Bot API refuses a keyboard of over 100 buttons, as Telegram does.
+    await add_clients(rig, "Son Müşteri")
+    listing = await rig.says(ALICE, "/musteriler", "Son Müşteri")
+    assert len(labels(listing)) == 2 * MOST_CLIENTS + 1
+    await rig.presses(ALICE, listing, "Müşteri ekle", f"En çok {MOST_CLIENTS} müşteriniz")
+    question = await rig.says(ALICE, "/yaz Bulut bilişimin kısa tarihi", "Hangi müşteri için?")
+    assert len(labels(question)) == MOST_CLIENTS + 2

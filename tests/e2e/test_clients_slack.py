@@ -4,11 +4,15 @@ modal's client, which the order keeps."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.core.clients import MOST_CLIENTS
+from storage import Database
+from tests.client_seeds import add_clients
 from tests.e2e.order_labels import SHORT, TITLE
 from tests.e2e.slack_rig import (
     ALICE,
@@ -63,3 +67,24 @@ async def test_a_client_added_in_slack_is_asked_for_and_kept_by_the_order_modal(
 
     spent = await rig.says("/harcamalar", "", "Müşteriye göre")
     assert "Acme Blog: 15,00 TL / 0,00 TL" in text_of(spent)
+
+
+async def test_a_full_list_of_clients_fits_a_slack_message_and_the_cap_is_said(
+    rig: SlackRig,
+) -> None:
+    await rig.log_in()
+    names = [f"Müşteri {number:02}" for number in range(1, MOST_CLIENTS + 1)]
+    db = Database.connect(rig.settings.effective_database_url)
+    try:
+        now = datetime.now(UTC)
+        db.run_sync(lambda s: add_clients(s, external_id=ALICE, names=names, now=now))
+    finally:
+        db.dispose()
+
+    # The fake refuses a message of over 50 blocks, as Slack does.
+    listing = await rig.says("/musteriler", "", "Müşteri 20")
+    assert len(buttons_of(listing)) == 2 * MOST_CLIENTS + 1
+    assert len(listing["blocks"]) <= 50
+    await rig.presses(listing, "Müşteri ekle", f"En çok {MOST_CLIENTS} müşteriniz")
+    question = await rig.says("/yaz", TITLE, "Hangi müşteri için?")
+    assert len(buttons_of(question)) == MOST_CLIENTS + 2

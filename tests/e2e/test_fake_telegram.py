@@ -246,6 +246,21 @@ async def test_callback_data_over_64_bytes_is_refused(bot: Bot, server: FakeTele
         await bot.send_message(USER, "fazla", reply_markup=keyboard(("x", "ş" * 32 + "a")))
 
 
+async def test_an_inline_keyboard_of_over_100_buttons_is_refused(
+    bot: Bot, server: FakeTelegram
+) -> None:
+    server.user_says(USER, "/musteriler")
+
+    def buttons(count: int) -> InlineKeyboardMarkup:
+        # Two a row, as the bot's lists show them.
+        pairs = [InlineKeyboardButton(str(n), callback_data=str(n)) for n in range(count)]
+        return InlineKeyboardMarkup([pairs[n : n + 2] for n in range(0, count, 2)])
+
+    await bot.send_message(USER, "dolu", reply_markup=buttons(100))
+    with pytest.raises(BadRequest, match=r"^Reply markup is too long$"):
+        await bot.send_message(USER, "fazla", reply_markup=buttons(101))
+
+
 async def test_edit_replaces_text_and_keyboard(bot: Bot, server: FakeTelegram) -> None:
     server.user_says(USER, "/yaz")
     sent = await bot.send_message(USER, "Ton seçin", reply_markup=keyboard(("Samimi", "t:2")))

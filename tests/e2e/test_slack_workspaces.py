@@ -124,6 +124,54 @@ async def test_a_wrong_reused_or_missing_state_installs_nothing_and_calls_nothin
     assert [team for team, _ in _installations(rig)] == [SECOND]
 
 
+async def test_install_pages_write_nothing_and_only_an_install_spends_its_state(
+    rig: SlackRig,
+) -> None:
+    pages = [await rig.install_page() for _ in range(40)]
+
+    assert len({link for link, _ in pages}) == 40, "a state of its own each"
+    assert _rows(rig, "SELECT count(*) FROM slack_oauth_state") == [(0,)]
+    link, cookie = pages[0]
+    grant = rig.slack.authorize(link, SECOND)
+    redirect = f"{rig.base_url}/slack/oauth_redirect"
+    query = {"code": grant.code, "state": grant.state}
+    installed = await rig.http.get(redirect, params=query, headers={"Cookie": cookie})
+    assert installed.status_code == 200, installed.text
+    assert _rows(rig, "SELECT count(*) FROM slack_oauth_state") == [(1,)]
+    # A tampered state (its time moved on) is refused before any call.
+    stamp, nonce, signature = grant.state.split(".")
+    moved = f"{int(stamp) + 60}.{nonce}.{signature}"
+    tampered = await rig.http.get(
+        redirect,
+        params={**query, "state": moved},
+        headers={"Cookie": f"slack-app-oauth-state={moved}"},
+    )
+    assert tampered.status_code == 401
+    assert len(rig.slack.calls_to("oauth.v2.access")) == 1
+
+
+async def test_an_org_wide_install_is_uninstalled_with_a_page_that_says_why(
+    rig: SlackRig, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING)
+    link, cookie = await rig.install_page()
+    grant = rig.slack.authorize_org(link, "E1")
+
+    page = await rig.http.get(
+        f"{rig.base_url}/slack/oauth_redirect",
+        params={"code": grant.code, "state": grant.state},
+        headers={"Cookie": cookie},
+    )
+
+    assert page.status_code == 403
+    assert "kuruluşun tamamına (Enterprise Grid) eklenemez" in page.text
+    assert "cannot be added to a whole organisation" in page.text
+    assert rig.slack.distribution.uninstalls == ["E1"]
+    assert rig.slack.distribution.token_of("E1") is None
+    assert _installations(rig) == []
+    assert "refused the install of Enterprise Grid org E1" in caplog.text
+
+
 async def test_a_reinstall_uses_only_the_new_token_and_no_token_is_stored_as_text(
     rig: SlackRig,
 ) -> None:
@@ -349,3 +397,19 @@ async def test_the_admin_chat_is_one_channel_of_one_workspace(tmp_path: Path) ->
 
         await rig.says("/durum", "", "Sürüm:")
         await two.says("/durum", "", "Bu komutu tanımıyorum")
+
+
+async def test_an_error_sent_to_the_redirect_cannot_forge_a_line_of_the_log(
+    rig: SlackRig, logging_restored: None
+) -> None:
+    logged = io.StringIO()
+    configure_logging("INFO", stream=logged)
+    forged = "2026-01-01 00:00:00,000 ERROR bot.core: fake-line"
+    page = await rig.http.get(
+        f"{rig.base_url}/slack/oauth_redirect", params={"error": f"x\n{forged}\r\x1b[2K\x85"}
+    )
+
+    assert "Kurulum tamamlanamadı" in page.text
+    [line] = [line for line in logged.getvalue().splitlines() if "fake-line" in line]
+    assert line.endswith(f"ended without installing: x\\n{forged}\\r\\x1b[2K\\x85")
+    assert not line.startswith(forged)

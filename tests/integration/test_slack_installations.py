@@ -9,7 +9,8 @@ from slack_sdk.oauth.installation_store import Installation
 from sqlalchemy import text
 from sqlmodel import select
 
-from bot.slack.installations import DbInstallationStore, DbStateStore
+from bot.slack.install_states import SignedStates
+from bot.slack.installations import DbInstallationStore
 from storage import (
     Database,
     Job,
@@ -25,6 +26,7 @@ from storage import (
 )
 
 NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+CLIENT_SECRET = "f4k3c113n7s3cr3700000000deadbeef"
 OLD_TOKEN = "xoxb-111-old-bot-token-of-team-one"
 NEW_TOKEN = "xoxb-111-new-bot-token-of-team-one"
 
@@ -52,9 +54,9 @@ def _installation(team: str, token: str, enterprise: str | None = None) -> Insta
 
 def _stores(
     database: Database, cipher: TokenCipher, clock: _Clock
-) -> tuple[SlackInstallations, DbInstallationStore, DbStateStore]:
+) -> tuple[SlackInstallations, DbInstallationStore, SignedStates]:
     rows = SlackInstallations(database, cipher, clock)
-    return rows, DbInstallationStore(rows), DbStateStore(rows)
+    return rows, DbInstallationStore(rows), SignedStates(CLIENT_SECRET, rows, clock=clock)
 
 
 def _raw_bytes(database: Database) -> bytes:
@@ -104,22 +106,39 @@ async def test_installations_are_keyed_by_enterprise_and_team(
     assert (await rows.remove(None, "T1")).installations == 1
 
 
-async def test_a_state_is_good_once_on_any_replica_and_not_after_it_expires(
+async def test_a_state_is_signed_not_stored_and_spent_once_on_any_replica_before_it_expires(
     database_url: str, database: Database, cipher: TokenCipher
 ) -> None:
     clock = _Clock()
     _, _, here = _stores(database, cipher, clock)
     other_replica = Database.connect(database_url)
+
+    def spent() -> int:
+        sql = "SELECT count(*) FROM slack_oauth_state"
+        return int(database.run_sync(lambda s: s.connection().exec_driver_sql(sql).scalar_one()))
+
     try:
         _, _, there = _stores(other_replica, cipher, clock)
         state = await here.async_issue()
+        assert spent() == 0
         assert await there.async_consume(state)
+        assert await there.async_consume(state), "good until an install with it is stored"
+        assert await there.spend(state)
         assert not await here.async_consume(state)
-        assert not await there.async_consume("never-issued")
-        assert not await there.async_consume("")
+        assert not await here.spend(state)
+        stranger = SignedStates(
+            "another-apps-client-secret", SlackInstallations(database, cipher, clock)
+        )
+        for bad in ["never-issued", "", "ş.ş.ş", await stranger.async_issue()]:
+            assert not await there.async_consume(bad)
         late = await here.async_issue()
         clock.now += timedelta(minutes=11)
         assert not await there.async_consume(late)
+        assert not await there.spend(late)
+        assert spent() == 1
+        # Spending drops what expired: a spent state is refused for its age by then.
+        assert await here.spend(await here.async_issue())
+        assert spent() == 1
     finally:
         other_replica.dispose()
 

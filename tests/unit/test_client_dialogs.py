@@ -12,6 +12,7 @@ from sqlmodel import Session, select
 
 from bot.core.events import Upload
 from storage.models import Job
+from tests.client_seeds import add_clients
 from tests.dialog_harness import Chat, Harness, labels, scripted, texts
 from tests.fake_upstream import EMAIL, PASSWORD, FakeUpstream
 
@@ -64,6 +65,41 @@ async def test_names_are_checked_and_unique_with_turkish_case_folding(h: Harness
     listing = texts(await chat.say("/musteriler"))
     assert "İSTANBUL Kitap" in listing
     assert "Işık Yayınları" in listing
+
+
+async def test_adding_a_client_needs_a_login(h: Harness) -> None:
+    chat = h.chat()
+    await chat.say("/musteriler")
+
+    refused = texts(await chat.press("Müşteri ekle"))
+    typed = texts(await chat.say("Acme Blog"))
+
+    assert "Önce giriş yapmalısınız" in refused
+    assert "eklendi" not in typed
+    assert "Henüz müşteri eklemediniz" in texts(await chat.say("/musteriler"))
+
+
+async def test_a_full_list_answers_with_its_cap_and_adds_nothing(h: Harness) -> None:
+    names = [f"Müşteri {number:02}" for number in range(1, 21)]
+    chat = await with_clients(h, *names[:-1])
+    await chat.say("/musteriler")
+    await chat.press("Müşteri ekle")
+    # The last place is taken while the name is being typed (say, from another chat).
+    await h.bot.db.run(
+        lambda s: add_clients(s, external_id=chat.user, names=names[-1:], now=h.clock())
+    )
+
+    late = texts(await chat.say("Geç Kalan"))
+    listing = await chat.say("/musteriler")
+    full = texts(await chat.press("Müşteri ekle"))
+
+    assert "En çok 20 müşteriniz olabilir" in late
+    assert "En çok 20 müşteriniz olabilir" in full
+    assert "Müşterinin adını yazın" not in full
+    shown = texts(listing)
+    assert all(name in shown for name in names)
+    assert "Geç Kalan" not in shown
+    assert len(labels(listing)) == 2 * 20 + 1
 
 
 async def test_a_client_with_defaults_skips_tone_and_size_and_can_change_them(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import sys
 
 import pytest
 
@@ -47,10 +48,27 @@ def test_a_traceback_is_redacted_too() -> None:
         raise RuntimeError("login failed for hunter2hunter2")
     except RuntimeError:
         record = logging.LogRecord("x", logging.ERROR, __file__, 1, "boom", None, None)
-        import sys
-
         record.exc_info = sys.exc_info()
     assert "hunter2hunter2" not in formatter.format(record)
+
+
+def test_a_text_record_is_one_line_and_its_traceback_is_indented_below_it() -> None:
+    formatter = RedactingFormatter("%(levelname)s %(message)s")
+    forged = "ERROR bot: fake"
+    try:
+        raise RuntimeError(f"bad answer\n{forged}\u2028{forged}")
+    except RuntimeError:
+        record = logging.LogRecord(
+            "x", logging.ERROR, __file__, 1, "got %s", (f"a\n{forged}\x1b[2J",), sys.exc_info()
+        )
+    lines = formatter.format(record).splitlines()
+
+    assert lines[0] == f"ERROR got a\\n{forged}\\x1b[2J"
+    assert lines[1] == "  Traceback (most recent call last):"
+    assert lines[-2:] == ["  RuntimeError: bad answer", f"  {forged}\\u2028{forged}"]
+    assert all(line.startswith("  ") for line in lines[1:])
+    # The record itself is left as it came, for any other handler.
+    assert record.getMessage() == f"got a\n{forged}\x1b[2J"
 
 
 @pytest.mark.parametrize(

@@ -34,7 +34,11 @@ def job(title: str, *, client_id: int | None = None, cost: str | None = "1234.5"
     )
 
 
-@pytest.mark.parametrize("start", ["=", "+", "-", "@"])
+# The fullwidth signs (and their small forms) too: a spreadsheet in an East Asian locale
+# reads them as the ASCII ones. Tab and carriage return are on OWASP's list as well.
+@pytest.mark.parametrize(
+    "start", ["=", "+", "-", "@", "＝", "＋", "－", "＠", "﹦", "﹢", "﹣", "﹫", "\t", "\r"]
+)
 def test_a_cell_that_a_spreadsheet_would_run_gets_a_leading_quote(start: str) -> None:
     assert safe_cell(f"{start}1+1 başlık") == f"'{start}1+1 başlık"
     assert safe_cell(f"Başlık {start}1") == f"Başlık {start}1"

@@ -46,6 +46,7 @@ __all__ = [
     "list_articles",
     "own_articles",
     "page_shown",
+    "recent_articles",
     "send_article",
 ]
 
@@ -112,8 +113,22 @@ async def _articles(turn: Turn, client_id: int | None = None) -> list[Article]:
 async def own_articles(turn: Turn, client_id: int | None = None) -> Listing:
     """The user's articles with titles and dates, from one own-articles call and our rows;
     with ``client_id``, only those the bot ordered for that client."""
+    return await _listing(turn, await _fetched(turn), client_id)
+
+
+async def recent_articles(turn: Turn, client_id: int | None = None) -> Listing:
+    """``own_articles``, from the service's list of a few seconds ago where there is one (for
+    inline mode and searches, which ask at each word)."""
+    fetched = await turn.services.recent_articles.of(turn.user_id, lambda: _fetched(turn))
+    return await _listing(turn, fetched, client_id)
+
+
+async def _fetched(turn: Turn) -> list[Article]:
     api = turn.services.api
-    listed = await turn.upstream(lambda token: api.articles(token, page_size=NEWEST_ARTICLES))
+    return await turn.upstream(lambda token: api.articles(token, page_size=NEWEST_ARTICLES))
+
+
+async def _listing(turn: Turn, listed: list[Article], client_id: int | None) -> Listing:
     # The service may omit titles and dates; the bot knows those of the orders it placed.
     ordered = await turn.store(
         lambda s: jobs.jobs_of_user(s, user_id=turn.user_id, limit=NEWEST_ARTICLES)
@@ -229,7 +244,7 @@ async def _found(turn: Turn, query: str, client: clients.Client | None = None) -
     """The articles whose title holds the words of ``query``, with the list's buttons; with
     ``client``, only those ordered for it."""
     texts = turn.texts
-    listing = await own_articles(turn, client.id if client is not None else None)
+    listing = await recent_articles(turn, client.id if client is not None else None)
     found = matching(listing.articles, query)
     # What the user typed is echoed back, so it is cut short.
     quoted = " ".join(query.split())[:60]

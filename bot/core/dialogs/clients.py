@@ -102,27 +102,40 @@ def _named(texts: Texts, tone: Tone, size: Size) -> str:
 
 
 async def add_pressed(turn: Turn, action: AddClient, press: Press) -> None:
-    """Ask for the new client's name."""
-    await turn.expect(Awaiting.CLIENT_NAME)
+    """Ask for the new client's name; a user not logged in, or with a full list, is told."""
+    await turn.services.accounts.require(turn.user_id)
     texts = turn.texts
+    if len(await clients.live_clients(turn)) >= clients.MOST_CLIENTS:
+        turn.say(texts.clients_full.format(most=clients.MOST_CLIENTS))
+        return
+    await turn.expect(Awaiting.CLIENT_NAME)
     turn.say(texts.ask_client_name.format(low=clients.NAME_MIN, high=clients.NAME_MAX))
 
 
 async def client_name_entered(turn: Turn, text: Text) -> None:
     """Add the client, or ask again when the name is too short, too long or taken."""
+    await turn.services.accounts.require(turn.user_id)
+    texts = turn.texts
     name = one_line(text.text)
-    problem = clients.name_problem(turn.texts, name)
+    problem = clients.name_problem(texts, name)
     if problem is None:
-        now = turn.services.clock()
-        key = clients.name_key(name)
+        now, key, most = turn.services.clock(), clients.name_key(name), clients.MOST_CLIENTS
         added = await turn.store(
-            lambda s: stored.add_client(s, user_id=turn.user_id, name=name, name_key=key, now=now)
+            lambda s: stored.add_client(
+                s, user_id=turn.user_id, name=name, name_key=key, now=now, most=most
+            )
         )
-        if added is not None:
-            await turn.expect(None)
-            await _show_list(turn, None, turn.texts.client_added.format(name=name))
-            return
-        problem = turn.texts.client_name_taken.format(name=name)
+        match added:
+            case stored.ClientRefused.FULL:
+                await turn.expect(None)
+                turn.say(texts.clients_full.format(most=most))
+                return
+            case stored.ClientRefused.TAKEN:
+                problem = texts.client_name_taken.format(name=name)
+            case _:
+                await turn.expect(None)
+                await _show_list(turn, None, texts.client_added.format(name=name))
+                return
     await turn.expect(Awaiting.CLIENT_NAME)
     turn.say(problem)
 

@@ -225,6 +225,7 @@ class Texts:
     button_client_remove: str
     ask_client_name: str
     client_name_taken: str
+    clients_full: str
     client_added: str
     client_removed: str
     client_pick_default_tone: str

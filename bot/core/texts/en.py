@@ -263,6 +263,10 @@ ENGLISH = Texts(
     button_client_remove="Remove",
     ask_client_name="Type the client's name ({low}-{high} characters).",
     client_name_taken="You already have a client named “{name}”. Type another name, or /iptal.",
+    clients_full=(
+        "You can have at most {most} clients, so that they all fit on one screen. To add "
+        "another, remove one from the /musteriler list."
+    ),
     client_added="{name} added. Set a default tone and size with /musteriler.",
     client_removed="{name} removed; its past orders keep its name.",
     client_pick_default_tone="Choose the default tone for {name}.",

@@ -269,6 +269,10 @@ TURKISH = Texts(
     button_client_remove="Sil",
     ask_client_name="Müşterinin adını yazın ({low}-{high} karakter).",
     client_name_taken="“{name}” adında bir müşteriniz zaten var. Başka bir ad yazın ya da /iptal deyin.",
+    clients_full=(
+        "En çok {most} müşteriniz olabilir; hepsi bir ekranda görünsün diye. Yenisini eklemek "
+        "için /musteriler listesinden birini silin."
+    ),
     client_added="{name} eklendi. Varsayılan ton ve boyut için /musteriler.",
     client_removed="{name} silindi; geçmiş siparişleri onun adıyla kalır.",
     client_pick_default_tone="{name} için varsayılan tonu seçin.",

@@ -70,6 +70,8 @@ def create_app(
                 body = {"ok": True, **distribution.exchange(params, authorization)}
             elif method == UNINSTALL:
                 body = {"ok": True, **distribution.uninstall(params, token)}
+            elif (org_answer := distribution.org_call(method, token)) is not None:
+                body = {"ok": True, **org_answer}
             else:
                 called = distribution.workspace_for(token)
                 team = called.team_id

@@ -133,6 +133,10 @@ class FakeSlack(FakeTeam):
         self.team(team_id)
         return self.distribution.authorize(url, team_id)
 
+    def authorize_org(self, url: str, enterprise_id: str) -> Grant:
+        """An admin of an Enterprise Grid org approves the app for the whole organisation."""
+        return self.distribution.authorize(url, enterprise_id, org=True)
+
     def remove_app(self, team_id: str) -> None:
         """An admin removes the app in Slack: the team's token stops working (events are the
         test's to send)."""

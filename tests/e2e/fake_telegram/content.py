@@ -32,6 +32,8 @@ _BUTTON_ACTIONS = frozenset(
     }
 )
 _CALLBACK_DATA_BYTES = 64
+# Telegram refuses an inline keyboard of more buttons (at most 8 a row; the bot uses fewer).
+_MOST_INLINE_BUTTONS = 100
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,8 @@ def inline_markup(params: Params) -> JSON | None:
     for row in rows:
         for button in row:
             _check_button(button)
+    if sum(len(row) for row in rows) > _MOST_INLINE_BUTTONS:
+        raise bad_request("reply markup is too long")
     return {"inline_keyboard": rows} if any(rows) else None
 
 
