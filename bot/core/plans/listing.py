@@ -9,7 +9,8 @@ from zoneinfo import ZoneInfo
 from bot.core.actions import PlanAction
 from bot.core.events import Press
 from bot.core.plans.rhythm import Rhythm
-from bot.core.plans.words import describe, local_time
+from bot.core.plans.summary import zone_of
+from bot.core.plans.words import describe, examples, local_time
 from bot.core.richtext import bold, paragraph
 from bot.core.screens import Button, Screen
 from bot.core.states import PlanStatus
@@ -28,7 +29,8 @@ async def show_plans(turn: Turn, *, message_id: str | None = None) -> None:
     listed = await turn.store(lambda s: plans.plans_of_user(s, user_id=turn.user_id))
     calendar = turn.texts.calendar
     if not listed:
-        turn.replace(message_id, Screen((paragraph(calendar.none_yet),)))
+        how = examples(turn.services.clock(), zone_of(turn), calendar)
+        turn.replace(message_id, Screen((paragraph(f"{calendar.none_yet}\n{how}"),)))
         return
     lines = [paragraph(bold(calendar.heading))]
     rows: list[tuple[Button, ...]] = []

@@ -16,6 +16,9 @@ class CalendarTexts:
     every_day: str
     every_days: str
     time_format: str
+    date_format: str
+    # How a plan is written; ``{tomorrow}`` is the date of tomorrow in the calendar's zone.
+    examples: str
     none_yet: str
     heading: str
     line: str
@@ -26,6 +29,9 @@ class CalendarTexts:
     # The target "this chat" named in the owner's private chat, where "this" would mislead.
     plan_chat: str
     bad_rhythm: str
+    # What is wrong with a time, by ``TimeMistake``; ``{part}`` is the part as typed.
+    mistakes: tuple[tuple[str, str], ...]
+    how_to_write: str
     in_the_past: str
     ask_titles: str
     summary_rhythm: str
@@ -56,6 +62,10 @@ class CalendarTexts:
         """Why a run could not post to its target, in words."""
         return dict(self.refusals).get(code, code)
 
+    def mistake(self, code: str, part: str, tomorrow: str) -> str:
+        """What is wrong with a plan's time, in words."""
+        return dict(self.mistakes)[code].format(part=part, tomorrow=tomorrow)
+
     def reason(self, code: str | None) -> str:
         """Why a plan was paused, in words."""
         return dict(self.reasons).get(code or "", code or "")
@@ -66,12 +76,13 @@ TURKISH_CALENDAR = CalendarTexts(
     every_day="her gün {time}",
     every_days="her {days} {time}",
     time_format="%d.%m.%Y %H:%M",
-    none_yet=(
-        "Henüz planınız yok. Bir planı tek mesajla yazın, örneğin:\n"
-        "/takvim 27.11.2026 14:30: Birinci başlık; İkinci başlık\n"
+    date_format="%d.%m.%Y",
+    examples=(
+        "/takvim {tomorrow} 14:30: Birinci başlık; İkinci başlık\n"
         "/takvim her gün 09:00: Birinci başlık; İkinci başlık\n"
         "/takvim her pazartesi, perşembe 09:00: Birinci başlık; İkinci başlık"
     ),
+    none_yet="Henüz planınız yok. Bir planı tek mesajla yazın, örneğin:",
     heading="Planlarınız",
     line="{number}. {rhythm} — sonraki: {next} · kalan: {left} başlık · hedef: {target}",
     paused="Duraklatıldı ({reason})",
@@ -84,13 +95,22 @@ TURKISH_CALENDAR = CalendarTexts(
     ),
     here="bu sohbet",
     plan_chat="planı yazdığınız sohbet",
-    bad_rhythm=(
-        "Planın zamanını anlayamadım. Zamanı, ardından iki nokta ve başlıkları yazın, örneğin:\n"
-        "/takvim 27.11.2026 14:30: Birinci başlık; İkinci başlık\n"
-        "/takvim her gün 09:00: ...\n"
-        "/takvim her pazartesi, perşembe 09:00: ..."
+    bad_rhythm="Planın zamanını anlayamadım.",
+    mistakes=(
+        ("date", "{part} diye bir tarih yok (gün.ay.yıl yazın, örneğin {tomorrow})."),
+        ("hour", "{part} olmaz: saat 00 ile 23 arasında olmalı (gece yarısı 00:00)."),
+        ("minute", "{part} olmaz: dakika 00 ile 59 arasında olmalı."),
+        ("digits", "{part} olmaz: dakikayı iki haneyle yazın, örneğin 09:05."),
+        (
+            "day",
+            "“{part}” bir gün adı değil: pazartesi, salı, çarşamba, perşembe, cuma, "
+            "cumartesi, pazar ya da her gün yazın.",
+        ),
+        ("no_time", "“{part}” içinde saat yok: saati 09:00 gibi yazın."),
+        ("no_day", "{part} hangi gün? Önüne bir tarih ({tomorrow}) ya da “her gün” yazın."),
     ),
-    in_the_past="Bu zaman geçti ({time}). İleri bir zaman yazın.",
+    how_to_write="Zamanı, ardından iki nokta ve başlıkları yazın, örneğin:",
+    in_the_past="Bu zaman geçti ({time}). İleri bir zaman yazın, örneğin {tomorrow} 09:00.",
     ask_titles=(
         "Planın başlıklarını yazın: alt alta ya da ; ile ayırarak (en çok {limit}), "
         "ya da bir .txt/.csv dosyası gönderin."
@@ -142,12 +162,13 @@ ENGLISH_CALENDAR = CalendarTexts(
     every_day="every day {time}",
     every_days="every {days} {time}",
     time_format="%d.%m.%Y %H:%M",
-    none_yet=(
-        "You have no plans yet. Write one in one message, for example:\n"
-        "/takvim 27.11.2026 14:30: First title; Second title\n"
+    date_format="%d.%m.%Y",
+    examples=(
+        "/takvim {tomorrow} 14:30: First title; Second title\n"
         "/takvim every day 09:00: First title; Second title\n"
         "/takvim every monday, thursday 09:00: First title; Second title"
     ),
+    none_yet="You have no plans yet. Write one in one message, for example:",
     heading="Your plans",
     line="{number}. {rhythm} — next: {next} · left: {left} titles · target: {target}",
     paused="Paused ({reason})",
@@ -160,13 +181,22 @@ ENGLISH_CALENDAR = CalendarTexts(
     ),
     here="this chat",
     plan_chat="the chat you wrote the plan in",
-    bad_rhythm=(
-        "I could not read the plan's time. Write the time, then a colon and the titles, e.g.:\n"
-        "/takvim 27.11.2026 14:30: First title; Second title\n"
-        "/takvim every day 09:00: ...\n"
-        "/takvim every monday, thursday 09:00: ..."
+    bad_rhythm="I could not read the plan's time.",
+    mistakes=(
+        ("date", "There is no date {part} (write day.month.year, e.g. {tomorrow})."),
+        ("hour", "{part} cannot be: the hour runs from 00 to 23 (midnight is 00:00)."),
+        ("minute", "{part} cannot be: the minute runs from 00 to 59."),
+        ("digits", "{part} cannot be: write the minute with two digits, e.g. 09:05."),
+        (
+            "day",
+            "“{part}” is not a day: write monday, tuesday, wednesday, thursday, friday, "
+            "saturday, sunday or every day.",
+        ),
+        ("no_time", "“{part}” has no time in it: write the time like 09:00."),
+        ("no_day", "{part} on which day? Put a date ({tomorrow}) or “every day” before it."),
     ),
-    in_the_past="That time has passed ({time}). Write a time ahead.",
+    how_to_write="Write the time, then a colon and the titles, e.g.:",
+    in_the_past="That time has passed ({time}). Write a time ahead, e.g. {tomorrow} 09:00.",
     ask_titles=(
         "Write the plan's titles: one per line or separated by ; (at most {limit}), "
         "or send a .txt/.csv file."
