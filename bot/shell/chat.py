@@ -99,7 +99,11 @@ class ShellChat:
             # A typo keeps the choices on offer, and says how to pick one.
             first, last = shown.choices.numbers
             texts = await self._texts()
-            self._messenger.notice(texts.choose_by_number.format(first=first, last=last))
+            self._messenger.notice(
+                texts.choose_by_number.format(first=first, last=last)
+                if first != last
+                else texts.choose_the_number.format(number=first)
+            )
             return
         if isinstance(event, Text) and not shown.secret:
             # A delivered article's buttons, pushed since the dialog's last screen.

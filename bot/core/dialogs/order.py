@@ -380,8 +380,8 @@ def _tone_screen(texts: Texts, draft: Draft, tones: Sequence[Tone]) -> Screen:
     # The service describes each tone; the description says more than the name.
     described = BulletList(
         tuple(
-            (bold(texts.tone_name(tone)), Span(f" — {tone.description}"))
-            if tone.description
+            (bold(texts.tone_name(tone)), Span(f" — {texts.tone_description(tone)}"))
+            if texts.tone_description(tone)
             else (bold(texts.tone_name(tone)),)
             for tone in tones
         )
@@ -625,7 +625,9 @@ async def order_aborted(turn: Turn, action: Abort, press: Press) -> None:
         return
     await turn.store(lambda s: drafts.close_draft(s, draft_id=draft.id, step=DraftStep.CANCELLED))
     await turn.expect(None)
-    turn.replace(press.message_id, text_screen(turn.texts.order_cancelled))
+    plan = draft.kind is DraftKind.PLAN
+    cancelled = turn.texts.calendar.cancelled if plan else turn.texts.order_cancelled
+    turn.replace(press.message_id, text_screen(cancelled))
 
 
 async def confirmed(turn: Turn, action: Confirm, press: Press) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.core.texts.plurals import Counted
+
 __all__ = ["ENGLISH_CALENDAR", "TURKISH_CALENDAR", "CalendarTexts"]
 
 
@@ -41,6 +43,7 @@ class CalendarTexts:
     summary_titles: str
     summary_charged_when_run: str
     saved: str
+    cancelled: str
     button_pause: str
     button_resume: str
     button_delete: str
@@ -124,6 +127,7 @@ TURKISH_CALENDAR = CalendarTexts(
         "Şimdi ücret alınmaz: her sipariş, çalıştığı anda bakiyenizden ücretlendirilir."
     ),
     saved="Plan kaydedildi. Sonraki çalışma: {next}. Planlarınız: /takvim",
+    cancelled="Plan iptal edildi; kaydedilmedi.",
     button_pause="⏸ Duraklat {number}",
     button_resume="▶ Sürdür {number}",
     button_delete="🗑 Sil {number}",
@@ -170,7 +174,10 @@ ENGLISH_CALENDAR = CalendarTexts(
     ),
     none_yet="You have no plans yet. Write one in one message, for example:",
     heading="Your plans",
-    line="{number}. {rhythm} — next: {next} · left: {left} titles · target: {target}",
+    line=Counted(
+        "{number}. {rhythm} — next: {next} · left: {left} [title|titles] · target: {target}",
+        by="left",
+    ),
     paused="Paused ({reason})",
     reasons=(
         ("user", "by you"),
@@ -204,12 +211,13 @@ ENGLISH_CALENDAR = CalendarTexts(
     summary_rhythm="Time",
     summary_runs="Runs",
     summary_target="Target",
-    summary_more_runs="… and {count} more runs",
-    summary_titles="{count} titles",
+    summary_more_runs=Counted("… and {count} more [run|runs]"),
+    summary_titles=Counted("{count} [title|titles]"),
     summary_charged_when_run=(
         "Nothing is charged now: each order is charged to your balance when it runs."
     ),
     saved="Plan saved. Next run: {next}. Your plans: /takvim",
+    cancelled="Plan cancelled; it was not saved.",
     button_pause="⏸ Pause {number}",
     button_resume="▶ Resume {number}",
     button_delete="🗑 Delete {number}",
@@ -227,9 +235,9 @@ ENGLISH_CALENDAR = CalendarTexts(
     ),
     run_placed="Calendar ({time}): {placed}",
     run_placed_to="Calendar ({time}) → {target}: {placed}",
-    run_low_balance=(
+    run_low_balance=Counted(
         "Your plan's order of {time} was not placed: your balance ({balance}) does not pay "
-        "for its {count} titles ({cost}). Nothing was charged and the plan is paused; "
+        "for its {count} [title|titles] ({cost}). Nothing was charged and the plan is paused; "
         "resume it with /takvim once you have topped up."
     ),
     run_skipped=(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.core.money import ENGLISH_MARKS
 from bot.core.texts.calendar import ENGLISH_CALENDAR
 from bot.core.texts.catalog import Texts
+from bot.core.texts.plurals import Counted
 
 __all__ = ["ENGLISH"]
 
@@ -17,6 +18,14 @@ ENGLISH = Texts(
         (3, "Educational"),
         (4, "Persuasive"),
         (5, "Creative"),
+    ),
+    # The service describes its tones in Turkish; these say the same in English.
+    tone_descriptions=(
+        (1, "Formal, technical language"),
+        (2, "Warm, personal language"),
+        (3, "Instructive, explanatory language"),
+        (4, "Sales-minded, motivating language"),
+        (5, "Artistic, original language"),
     ),
     size_names=((1, "Short"), (2, "Medium"), (3, "Long"), (4, "Very long")),
     duration_units=(
@@ -97,8 +106,11 @@ ENGLISH = Texts(
         "Order placed: {title}. Estimated time: {estimate}. Cost: {cost}. "
         "I will post it here when it is ready."
     ),
-    bulk_placed="{count} articles ordered. Total cost: {cost}. They will arrive here as they finish.",
-    bulk_placed_away="{count} articles ordered. Total cost: {cost}.",
+    bulk_placed=Counted(
+        "{count} [article|articles] ordered. Total cost: {cost}. "
+        "[It|They] will arrive here as [it finishes|they finish]."
+    ),
+    bulk_placed_away=Counted("{count} [article|articles] ordered. Total cost: {cost}."),
     bulk_partly_placed="{count} of {total} articles ordered ({cost}). The rest failed: {reason}",
     order_titles_refused="Titles the service refused were skipped, not charged: {titles} ({reason})",
     order_insufficient="Your balance is too low: {required} needed, {current} available.",
@@ -134,7 +146,7 @@ ENGLISH = Texts(
     file_no_titles="The file has no title that can be ordered.",
     file_too_many="The file has more than {limit} titles; you can send at most {limit}. Nothing was ordered.",
     file_refused_titles="Titles left out ({count})",
-    file_refused_more="and {count} more titles",
+    file_refused_more=Counted("and {count} more [title|titles]"),
     file_title_short="too short (at least 10 characters)",
     file_title_long="too long (at most 255 characters)",
     file_title_duplicate="already in the list",
@@ -145,7 +157,7 @@ ENGLISH = Texts(
     spending_header="Your spending",
     spending_this_month="This month: {amount}",
     spending_last_month="Last month: {amount}",
-    spending_size_line="{size}: {count} articles",
+    spending_size_line=Counted("{size}: {count} [article|articles]"),
     spending_average="Average per article: {amount}",
     spending_none="You have no charged orders yet.",
     low_balance="Note: your balance ({balance}) will not cover your next {size} article ({cost}).",
@@ -157,9 +169,9 @@ ENGLISH = Texts(
     button_zip_recent="📦 Last 30 days (.zip)",
     zip_page_name="articles-page-{page}.zip",
     zip_recent_name="articles-last-30-days-{date}.zip",
-    zip_preparing="Archiving {count} articles…",
-    zip_caption="{count} articles, each as .md and .html",
-    zip_left_out="{count} articles without a date were left out.",
+    zip_preparing=Counted("Archiving {count} [article|articles]…"),
+    zip_caption=Counted("{count} [article|articles], each as .md and .html"),
+    zip_left_out=Counted("{count} [article|articles] without a date [was|were] left out."),
     zip_nothing="You have no finished articles in this range.",
     zip_too_large="The archive is over 50 MB; download the articles page by page.",
     button_order_again="Order again",
@@ -176,7 +188,7 @@ ENGLISH = Texts(
     topic_bad="A topic needs 2-255 characters. Type it again, or /iptal.",
     topic_added="Topic added: {topic}",
     # Finding and sharing articles: /makalelerim with a word, Telegram's inline mode.
-    search_found="Found {count} articles for “{query}”.",
+    search_found=Counted("Found {count} [article|articles] for “{query}”."),
     search_first_shown="Showing the first {shown}; add another word to narrow it down.",
     search_nothing="Nothing found for “{query}”.",
     search_hint="Try another word of the title; for all your articles, type just /makalelerim.",
@@ -243,7 +255,8 @@ ENGLISH = Texts(
     ),
     status_none="none",
     choose_by_number="Type a number from {first} to {last}, or the name of a choice.",
-    shell_waiting="Waiting for {count} article(s); press Ctrl-C again to quit.",
+    choose_the_number="Type {number}, or the name of the choice.",
+    shell_waiting=Counted("Waiting for {count} [article|articles]; press Ctrl-C again to quit."),
     shell_goodbye="Goodbye!",
     home_intro=(
         "Makale Bot orders SEO articles with your account at the article service. Log in to start."

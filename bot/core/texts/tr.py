@@ -12,6 +12,7 @@ TURKISH = Texts(
     language_name="Türkçe",
     money_marks=TURKISH_MARKS,
     tone_names=(),
+    tone_descriptions=None,
     size_names=(),
     duration_units=(),
     help_intro=(
@@ -248,6 +249,7 @@ TURKISH = Texts(
     ),
     status_none="yok",
     choose_by_number="{first}–{last} arasından bir numara ya da seçeneğin adını yazın.",
+    choose_the_number="{number} ya da seçeneğin adını yazın.",
     shell_waiting="{count} makale bekleniyor; çıkmak için tekrar Ctrl-C.",
     shell_goodbye="Görüşmek üzere!",
     shell_file_missing="Dosya bulunamadı: {path}",
