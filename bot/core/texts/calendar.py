@@ -50,6 +50,7 @@ class CalendarTexts:
     paused_done: str
     resumed: str
     deleted: str
+    confirm_delete: str
     ask_target: str
     button_here: str
     # Why a run could not post to its channel or group, by ``PostingRefused``.
@@ -134,6 +135,7 @@ TURKISH_CALENDAR = CalendarTexts(
     paused_done="Plan duraklatıldı.",
     resumed="Plan sürüyor. Sonraki çalışma: {next}.",
     deleted="Plan silindi.",
+    confirm_delete="{number}. plan silinsin mi? {rhythm} · kalan: {left} başlık",
     ask_target="Makaleler nereye gönderilsin?",
     button_here="Bu sohbet",
     refusals=(
@@ -224,6 +226,9 @@ ENGLISH_CALENDAR = CalendarTexts(
     paused_done="Plan paused.",
     resumed="Plan resumed. Next run: {next}.",
     deleted="Plan deleted.",
+    confirm_delete=Counted(
+        "Delete plan {number}? {rhythm} · left: {left} [title|titles]", by="left"
+    ),
     ask_target="Where should the articles go?",
     button_here="This chat",
     refusals=(

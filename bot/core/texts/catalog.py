@@ -229,6 +229,9 @@ class Texts:
     client_name_taken: str
     client_added: str
     client_removed: str
+    confirm_remove_client: str
+    button_yes_remove: str
+    button_keep: str
     client_pick_default_tone: str
     client_pick_default_size: str
     client_defaults_saved: str

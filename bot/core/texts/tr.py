@@ -272,6 +272,11 @@ TURKISH = Texts(
     client_name_taken="“{name}” adında bir müşteriniz zaten var. Başka bir ad yazın ya da /iptal deyin.",
     client_added="{name} eklendi. Varsayılan ton ve boyut için /musteriler.",
     client_removed="{name} silindi; geçmiş siparişleri onun adıyla kalır.",
+    confirm_remove_client=(
+        "{name} silinsin mi? Geçmiş siparişleri onun adıyla kalır; planları duraklatılır."
+    ),
+    button_yes_remove="Evet, sil",
+    button_keep="Vazgeç",
     client_pick_default_tone="{name} için varsayılan tonu seçin.",
     client_pick_default_size="{name} için varsayılan boyutu seçin.",
     client_defaults_saved="{name} için varsayılanlar: {choices}.",
