@@ -116,6 +116,9 @@ class ShellChat:
                 self._messenger.notice(texts.shell_file_missing.format(path=named.strip()))
                 return
             event = upload
+        if event is None and shown.multiline:
+            # An empty line where a list is awaited is an empty list: the core says so.
+            event = Text(line, shown.last_message_id)
         if event is not None:
             await self.handle(event)
 

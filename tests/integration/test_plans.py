@@ -169,8 +169,10 @@ async def test_a_plans_titles_are_checked_as_toplu_checks_them_and_may_come_in_a
     async with harness(tmp_path) as h:
         chat = h.chat()
         await chat.login()
-        refused = texts(await chat.say(f"/takvim her gün 09:00: {FIRST}; Kısa; {SECOND}"))
-        assert "Şu satırlar 10-255 karakter olmalı: 2." in refused, "as /toplu says it"
+        left_out = texts(await chat.say(f"/takvim her gün 09:00: {FIRST}; Kısa; {SECOND}"))
+        assert "Alınmayan başlıklar (1)" in left_out, "as /toplu and a file leave it out"
+        assert "Kısa — çok kısa (en az 10 karakter)" in left_out
+        await chat.press("İptal")
 
         prompt = texts(await chat.say("/takvim her pazartesi 10:00:"))
         assert "Planın başlıklarını yazın" in prompt

@@ -99,7 +99,7 @@ class Texts:
     order_cannot_cancel: str
     ask_bulk_titles: str
     ask_bulk_titles_lines: str
-    bulk_bad_lines: str
+    bulk_no_titles: str
     file_wrong_kind: str
     file_too_large: str
     file_unreadable: str

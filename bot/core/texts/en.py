@@ -139,7 +139,10 @@ ENGLISH = Texts(
         "Type the titles, one per line (at most {limit}); leave an empty line to finish. "
         "On one line, separate them with ; instead."
     ),
-    bulk_bad_lines="These lines need 10-255 characters: {lines}. Fix the list and send it again.",
+    bulk_no_titles=(
+        "The list has no title to order. Type titles of 10-255 characters, one per line "
+        "or separated by ;."
+    ),
     file_wrong_kind="Send the titles in a .txt or .csv file.",
     file_too_large="The file is larger than 1 MB; nothing was ordered.",
     file_unreadable="The file could not be read: it must be plain text (.txt) or CSV (.csv). Nothing was ordered.",

@@ -125,7 +125,10 @@ TURKISH = Texts(
         "Başlıkları her satıra bir tane yazın (en çok {limit}); bitirmek için boş bir satır "
         "bırakın. Tek satırda aralarına ; de koyabilirsiniz."
     ),
-    bulk_bad_lines="Şu satırlar 10-255 karakter olmalı: {lines}. Listeyi düzeltip yeniden yazın.",
+    bulk_no_titles=(
+        "Listede sipariş edilebilecek başlık yok. 10-255 karakterlik başlıkları her satıra "
+        "bir tane ya da aralarına ; koyarak yazın."
+    ),
     file_wrong_kind="Başlıkları bir .txt ya da .csv dosyasıyla gönderin.",
     file_too_large="Dosya 1 MB'tan büyük; hiçbir şey sipariş edilmedi.",
     file_unreadable="Dosya okunamadı: düz metin (.txt) ya da CSV (.csv) olmalı. Hiçbir şey sipariş edilmedi.",
