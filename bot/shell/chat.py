@@ -110,11 +110,16 @@ class ShellChat:
             event = parse_line(line, self._messenger.offered, shown.last_message_id)
         named = named_file(event, awaits_list=shown.multiline)
         if named is not None:
-            upload = upload_of(named)
+            upload = upload_of(named.path)
             if upload is None:
                 texts = await self._texts()
-                self._messenger.notice(texts.shell_file_missing.format(path=named.strip()))
+                self._messenger.notice(texts.shell_file_missing.format(path=named.path.strip()))
                 return
+            if named.first is not None:
+                # The plan is written first; its titles are then awaited, and the file gives them.
+                await self.handle(named.first)
+                if not self._presenter.multiline:
+                    return
             event = upload
         if event is None and shown.multiline:
             # An empty line where a list is awaited is an empty list: the core says so.

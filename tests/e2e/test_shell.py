@@ -232,21 +232,18 @@ def test_a_wrong_answer_keeps_the_choices_and_says_what_is_expected(tmp_path: Pa
     assert "; ile ayırarak" in out, "the help says how to order several titles"
 
 
-def test_bulk_titles_one_per_line_and_one_title_twice_saved_apart(tmp_path: Path) -> None:
+def test_bulk_titles_one_per_line_and_a_repeated_title_left_out(tmp_path: Path) -> None:
     titles = [TITLE, "Bulut bilişimin kısa tarihi", TITLE]
     script = "\n".join(["/giris demo@example.com Demo12345", "/toplu", *titles, "", "1", "1"])
     done = run_piped(tmp_path, script + "\nOnayla\n")
     out = done.stdout
     assert done.returncode == 0, done.stderr
     assert "boş bir satır bırakın" in out
-    assert "Başlıklar (3)" in out
-    assert "3 makale sipariş edildi" in out
+    assert "Başlıklar (2)" in out
+    assert f"{TITLE} — listede zaten var" in out, "left out, as a file's repeated row"
+    assert "2 makale sipariş edildi" in out
     saved = sorted(p.name for p in (tmp_path / "data" / "articles").glob("*.md"))
-    assert saved == [
-        "bulut-bilisimin-kisa-tarihi.md",
-        "yapay-zeka-ile-icerik-uretimi-2.md",
-        "yapay-zeka-ile-icerik-uretimi.md",
-    ]
+    assert saved == ["bulut-bilisimin-kisa-tarihi.md", "yapay-zeka-ile-icerik-uretimi.md"]
     assert "Görüşmek üzere!" in out
 
 
