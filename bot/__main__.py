@@ -22,7 +22,7 @@ from bot.bootstrap import (
     serve_chats,
     token_cipher,
 )
-from bot.chat_platform import ChatPlatform
+from bot.chat_platform import ChatPlatform, StoppedWhileStarting
 from bot.config import ConfigError, Settings, load_settings
 from bot.logs import configure_logging
 from bot.shell import PLATFORM as SHELL
@@ -178,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             sys.exit(f"configuration: {err}")
         except DatabaseUnusable as err:
             sys.exit(f"configuration: DATABASE_URL {err}")
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, StoppedWhileStarting):
             pass
         except Exception:
             # Python's own traceback printer would bypass the redaction of secrets.

@@ -38,11 +38,13 @@ async def retried(
     *,
     attempts: int | None = None,
     passing: tuple[type[Exception], ...] = (Exception,),
+    refused: tuple[type[Exception], ...] = (),
     first_wait: float = FIRST_WAIT,
     sleep: _Sleep = asyncio.sleep,
 ) -> None:
     """Make the call until it passes; after ``attempts`` failures (never, when None) the last
-    failure is raised, and at once a failure that is not ``passing`` (a refused request).
+    failure is raised, and at once a failure that is not ``passing`` or is ``refused`` (a
+    refused request).
     Each failure is a warning, not an error: the call is tried again."""
     wait, failures = first_wait, 0
     while True:
@@ -50,6 +52,8 @@ async def retried(
             await call()
             return
         except passing as err:
+            if isinstance(err, refused):
+                raise
             failures += 1
             if attempts is not None and failures >= attempts:
                 raise

@@ -1,0 +1,49 @@
+"""The calls a Telegram start cannot do without (getMe, deleteWebhook, setWebhook), made until
+the Bot API answers them.
+
+While the Bot API cannot be reached, or answers 5xx or 429, one warning line a try says so, and
+the call waits (from a second, doubling, or as long as a 429 asks) and is tried again: a network
+that comes up after the bot, or a Telegram outage, needs no restart. A refused token or request
+is told at once, and a stop (SIGTERM) during the waits gives the start up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from urllib.parse import urlsplit
+
+from telegram.error import BadRequest, NetworkError, RetryAfter
+
+from bot.chat_platform import StoppedWhileStarting
+from bot.core.retries import retried
+
+__all__ = ["until_answered"]
+
+
+async def until_answered(
+    what: str, call: Callable[[], Awaitable[object]], *, api_url: str, stop: asyncio.Event
+) -> None:
+    """Make the call until the Bot API at ``api_url`` answers it; raise
+    ``StoppedWhileStarting`` when ``stop`` is set meanwhile."""
+    # The host alone: the URL of a call holds the bot token.
+    host = urlsplit(api_url).netloc or api_url
+    trying = asyncio.ensure_future(
+        retried(
+            f"{what} to the Telegram Bot API at {host}",
+            call,
+            passing=(NetworkError, RetryAfter),
+            refused=(BadRequest,),
+        )
+    )
+    stopping = asyncio.ensure_future(stop.wait())
+    await asyncio.wait((trying, stopping), return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if trying.done():
+        trying.result()
+        return
+    trying.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await trying
+    raise StoppedWhileStarting(what)
