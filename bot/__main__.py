@@ -95,10 +95,13 @@ def _rotate_keys(settings: Settings) -> None:
 def _migrate(settings: Settings) -> None:
     db = Database.connect(settings.effective_database_url)
     try:
-        db.migrate()
+        created = db.migrate()
     finally:
         db.dispose()
-    print("database is up to date")
+    if created is None:
+        print("database is up to date")
+    else:
+        print("database schema created" if created else "database migrated to the newest schema")
 
 
 def _command(
