@@ -240,7 +240,11 @@ ENGLISH = Texts(
     service_confused="The article service sent an unexpected answer. Please try again later.",
     something_broke="Something went wrong. Please try again.",
     not_allowed="Sorry, you may not use this bot. Please ask the team that runs it for access.",
-    alert_upstream_down="The article service has been unreachable for {minutes} minutes. Last error: {detail}",
+    alert_upstream_down=Counted(
+        "The article service has been unreachable for {minutes} [minute|minutes]. "
+        "Last error: {detail}",
+        by="minutes",
+    ),
     alert_undelivered="A paid article could not be delivered (job {detail}).",
     alert_order_unconfirmed="An order whose outcome could not be confirmed was reported to its user ({detail}).",
     alert_login_guard=(
