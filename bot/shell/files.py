@@ -22,9 +22,10 @@ def names_a_file(text: str) -> bool:
 
 
 def is_path(line: str) -> bool:
-    """Whether a line that begins with a slash names a file of titles, not a command."""
+    """Whether a line is written as a path to a file of titles (``/home/ayse/basliklar.csv``,
+    ``~/basliklar.txt``, ``./liste.csv``), not as a command or a title."""
     text = line.strip()
-    return names_a_file(text) and _COMMAND.match(text) is None
+    return names_a_file(text) and "/" in text and _COMMAND.match(text) is None
 
 
 def upload_of(text: str) -> Upload | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from bot.core.events import Command, Event, Press, Text
 from bot.core.plans.making import rhythm_and_titles
@@ -44,7 +45,8 @@ class NamedFile:
 
 def named_file(event: Event | None, *, awaits_list: bool) -> NamedFile | None:
     """The file of titles a line names: after ``/toplu``, after a plan's time, or alone where a
-    list is awaited (or as a path, which starts a ``/toplu`` of its own)."""
+    list is awaited; elsewhere (``/yaz``'s title, at rest) a path or a file that exists, which
+    starts a ``/toplu`` of its own."""
     match event:
         case Command(name="toplu", args=args) if names_a_file(args):
             return NamedFile(args)
@@ -52,6 +54,8 @@ def named_file(event: Event | None, *, awaits_list: bool) -> NamedFile | None:
             head, titles = rhythm_and_titles(args)
             if names_a_file(titles):
                 return NamedFile(titles, Command("takvim", f"{head}:"))
-        case Text(text=text) if names_a_file(text) and (awaits_list or is_path(text)):
+        case Text(text=text) if names_a_file(text) and (
+            awaits_list or is_path(text) or Path(text.strip()).expanduser().is_file()
+        ):
             return NamedFile(text)
     return None

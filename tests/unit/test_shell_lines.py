@@ -6,6 +6,7 @@ import asyncio
 import io
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from bot.core.events import ChatAddress, Command, Press, Text
@@ -100,6 +101,16 @@ def test_a_path_is_a_file_of_titles_and_a_plan_names_its_file_after_its_time() -
         "basliklar.csv", Command("takvim", "her gün 09:00:")
     )
     assert named_file(Command("takvim", "her gün 09:00: Bir başlık"), awaits_list=False) is None
+    assert named_file(Text("olmayan-dosya.csv", "7"), awaits_list=False) is None, "a title"
+
+
+def test_a_file_that_exists_answers_a_single_titles_prompt_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "basliklar.csv").write_text("Yapay zekâ ile içerik üretimi\n")
+    monkeypatch.chdir(tmp_path)
+    named = named_file(Text("basliklar.csv", "7"), awaits_list=False)
+    assert named == NamedFile("basliklar.csv")
 
 
 def test_a_huge_line_is_echoed_cut_with_the_count_left_out() -> None:
