@@ -22,8 +22,9 @@ from bot.bootstrap import (
     serve_chats,
     token_cipher,
 )
-from bot.chat_platform import ChatPlatform, StoppedWhileStarting
+from bot.chat_platform import ChatPlatform
 from bot.config import ConfigError, Settings, load_settings
+from bot.core.retries import StoppedWhileStarting
 from bot.logs import configure_logging
 from bot.shell import PLATFORM as SHELL
 from bot.shell import TerminalPlatform

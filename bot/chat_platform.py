@@ -21,7 +21,7 @@ from bot.core.platforms import ChatRules
 from bot.core.ports import Messenger
 from storage import Database, TokenCipher
 
-__all__ = ["ChatHost", "ChatPlatform", "RunningChat", "StoppedWhileStarting"]
+__all__ = ["ChatHost", "ChatPlatform", "RunningChat"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,11 +38,6 @@ class ChatHost:
     # What a platform's own stored state is kept with (Slack's workspaces), through storage.
     db: Database
     cipher: TokenCipher
-
-
-class StoppedWhileStarting(Exception):
-    """The process was told to stop while a platform was still waiting to start (its API
-    could not be reached): a stop like any other, not a failure."""
 
 
 class RunningChat(Protocol):

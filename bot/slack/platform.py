@@ -79,7 +79,11 @@ class SlackPlatform:
         from bot.slack.runtime import running_slack
 
         return running_slack(
-            host.settings, host.conversations, host.messengers, self.installations(host)
+            host.settings,
+            host.conversations,
+            host.messengers,
+            self.installations(host),
+            host.stop,
         )
 
 

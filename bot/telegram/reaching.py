@@ -10,14 +10,12 @@ is told at once, and a stop (SIGTERM) during the waits gives the start up.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
 from telegram.error import BadRequest, NetworkError, RetryAfter
 
-from bot.chat_platform import StoppedWhileStarting
-from bot.core.retries import retried
+from bot.core.retries import retried_until_stop
 
 __all__ = ["until_answered"]
 
@@ -25,25 +23,13 @@ __all__ = ["until_answered"]
 async def until_answered(
     what: str, call: Callable[[], Awaitable[object]], *, api_url: str, stop: asyncio.Event
 ) -> None:
-    """Make the call until the Bot API at ``api_url`` answers it; raise
-    ``StoppedWhileStarting`` when ``stop`` is set meanwhile."""
+    """Make the call until the Bot API at ``api_url`` answers it, or ``stop`` is set."""
     # The host alone: the URL of a call holds the bot token.
     host = urlsplit(api_url).netloc or api_url
-    trying = asyncio.ensure_future(
-        retried(
-            f"{what} to the Telegram Bot API at {host}",
-            call,
-            passing=(NetworkError, RetryAfter),
-            refused=(BadRequest,),
-        )
+    await retried_until_stop(
+        f"{what} to the Telegram Bot API at {host}",
+        call,
+        stop=stop,
+        passing=(NetworkError, RetryAfter),
+        refused=(BadRequest,),
     )
-    stopping = asyncio.ensure_future(stop.wait())
-    await asyncio.wait((trying, stopping), return_when=asyncio.FIRST_COMPLETED)
-    stopping.cancel()
-    if trying.done():
-        trying.result()
-        return
-    trying.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await trying
-    raise StoppedWhileStarting(what)
