@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import sys
 from pathlib import Path
 
 from storage import generate_key
-from tests.e2e.bot_process import fresh_env
+from tests.e2e.bot_process import bot_subprocess, fresh_env
 from tests.ports import free_port
 
 UNREACHABLE = "auth.test to Slack at 127.0.0.1:"
@@ -27,15 +26,7 @@ async def test_a_slack_start_without_slack_waits_in_one_line_a_try_and_stops_qui
         "TOKEN_ENCRYPTION_KEY": generate_key(),
         "PORT": str(free_port()),
     }
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        *("-m", "bot", "slack"),
-        cwd=tmp_path,
-        env=env,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
+    process = await bot_subprocess("slack", env, tmp_path, asyncio.subprocess.PIPE)
     assert process.stdout is not None
     try:
         first = (await asyncio.wait_for(process.stdout.readline(), 60)).decode()

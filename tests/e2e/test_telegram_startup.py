@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-import sys
 from pathlib import Path
 
 import httpx
@@ -19,7 +18,7 @@ from bot.config import load_settings
 from bot.sandbox import running_sandbox
 from bot.web import serving_http
 from storage import generate_key
-from tests.e2e.bot_process import TelegramGate, fresh_env
+from tests.e2e.bot_process import TelegramGate, bot_subprocess, fresh_env
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.telegram_rig import ALICE, TOKEN, Rig
 from tests.fakes import wait_until
@@ -88,15 +87,7 @@ async def test_a_start_without_the_bot_api_waits_in_one_line_a_try_and_polls_onc
             "TOKEN_ENCRYPTION_KEY": generate_key(),
         }
         with log.open("w") as out:
-            process = await asyncio.create_subprocess_exec(
-                sys.executable,
-                *("-m", "bot", "telegram"),
-                cwd=tmp_path,
-                env=env,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=out,
-                stderr=asyncio.subprocess.STDOUT,
-            )
+            process = await bot_subprocess("telegram", env, tmp_path, out)
         try:
             # Tried at once, then after 1 s and 2 s.
             await wait_until(lambda: log.read_text().count(UNREACHABLE) >= 2, 60)
@@ -126,15 +117,7 @@ async def test_a_stop_while_the_bot_api_cannot_be_reached_ends_the_start_quietly
         "DATABASE_URL": f"sqlite:///{tmp_path / 'bot.db'}",
         "TOKEN_ENCRYPTION_KEY": generate_key(),
     }
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        *("-m", "bot", "telegram"),
-        cwd=tmp_path,
-        env=env,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
+    process = await bot_subprocess("telegram", env, tmp_path, asyncio.subprocess.PIPE)
     assert process.stdout is not None
     first = await asyncio.wait_for(process.stdout.readline(), 60)
     assert UNREACHABLE in first.decode(), first
