@@ -24,6 +24,7 @@ from bot.bootstrap import (
 )
 from bot.chat_platform import ChatPlatform
 from bot.config import ConfigError, Settings, load_settings
+from bot.core.retries import StoppedWhileStarting
 from bot.logs import configure_logging
 from bot.shell import PLATFORM as SHELL
 from bot.shell import TerminalPlatform
@@ -95,10 +96,13 @@ def _rotate_keys(settings: Settings) -> None:
 def _migrate(settings: Settings) -> None:
     db = Database.connect(settings.effective_database_url)
     try:
-        db.migrate()
+        created = db.migrate()
     finally:
         db.dispose()
-    print("database is up to date")
+    if created is None:
+        print("database is up to date")
+    else:
+        print("database schema created" if created else "database migrated to the newest schema")
 
 
 def _command(
@@ -178,7 +182,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             sys.exit(f"configuration: {err}")
         except DatabaseUnusable as err:
             sys.exit(f"configuration: DATABASE_URL {err}")
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, StoppedWhileStarting):
             pass
         except Exception:
             # Python's own traceback printer would bypass the redaction of secrets.

@@ -250,6 +250,9 @@ def load_settings(**overrides: object) -> Settings:
     except ValidationError as err:
         lines = []
         for problem in err.errors():
-            variable = str(problem["loc"][0]).upper() if problem["loc"] else "settings"
-            lines.append(f"{variable}: {problem['msg']}")
+            # Pydantic opens a validator's message with "Value error, ".
+            message = problem["msg"].removeprefix("Value error, ")
+            # A check of several settings has no one variable: its message names them.
+            loc = problem["loc"]
+            lines.append(f"{str(loc[0]).upper()}: {message}" if loc else message)
         raise ConfigError("; ".join(lines)) from None

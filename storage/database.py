@@ -82,8 +82,14 @@ class Database:
         if parsed.get_backend_name() not in _BACKENDS:
             raise DatabaseUnusable("must be a sqlite:/// or postgresql:// URL") from None
         if parsed.get_backend_name() != "sqlite":
-            # Replicas keep connections for hours; the server or a proxy may drop them.
-            engine = create_engine(parsed, pool_pre_ping=True)
+            try:
+                # Replicas keep connections for hours; the server or a proxy may drop them.
+                engine = create_engine(parsed, pool_pre_ping=True)
+            except ModuleNotFoundError:
+                raise DatabaseUnusable(
+                    f"names the driver {parsed.get_driver_name()}, which is not installed:"
+                    " write postgresql:// (the bot uses psycopg 3)"
+                ) from None
             event.listen(engine, "begin", _begin_postgresql)
             return cls(engine)
         if not parsed.database or parsed.database == ":memory:":
@@ -106,8 +112,9 @@ class Database:
         """Whether this is a SQLite database."""
         return self._engine.dialect.name == "sqlite"
 
-    def migrate(self) -> None:
-        """Bring the schema to the newest migration, in one transaction."""
+    def migrate(self) -> bool | None:
+        """Bring the schema to the newest migration, in one transaction: True when it created
+        the schema in an empty database, False when it upgraded one, None when it was current."""
         # Alembic (and Mako, Pygments) is imported by migrating alone: a process handed a
         # migrated database, as the tests are, never needs it.
         from alembic import command
@@ -116,11 +123,13 @@ class Database:
         with self.migration_connection() as connection:
             # Alembic reads every script again on each upgrade, which costs each start
             # milliseconds; a database at the newest revision needs none of it.
-            if frozenset(MigrationContext.configure(connection).get_current_heads()) == _heads():
-                return
+            current = frozenset(MigrationContext.configure(connection).get_current_heads())
+            if current == _heads():
+                return None
             config = _alembic_config()
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
+            return not current
 
     @contextmanager
     def migration_connection(self) -> Iterator[Connection]:
@@ -142,9 +151,7 @@ class Database:
         try:
             connection = self._engine.connect()
         except OperationalError as err:
-            # The driver's first line says why ("Connection refused"); the rest is advice.
-            reason = str(err.orig or err).strip().splitlines()[0]
-            raise DatabaseUnusable(f"names a server that does not answer: {reason}") from None
+            raise DatabaseUnusable(_unconnected(err)) from None
         with connection:
             yield connection
 
@@ -241,6 +248,19 @@ def _alembic_config() -> Config:
     config.set_main_option("script_location", str(_MIGRATIONS))
     config.set_main_option("path_separator", "os")
     return config
+
+
+def _unconnected(err: OperationalError) -> str:
+    """Why no connection was made: the server refused it (a role or database that does not
+    exist, a wrong password), or no server answered."""
+    # The driver's first line says why ("Connection refused"); the rest is advice.
+    reason = str(err.orig or err).strip().splitlines()[0]
+    refusal = reason.partition("FATAL:")[2]
+    if refusal:
+        # A server that answers FATAL answered: the role, the database or the password is
+        # what is wrong, not the network.
+        return f"was refused by its server: {' '.join(refusal.split())}"
+    return f"names a server that does not answer: {reason}"
 
 
 @cache

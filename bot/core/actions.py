@@ -53,7 +53,9 @@ _REQUEST_ID = re.compile(r"[A-Za-z0-9_.:-]{1,48}")
 _SMALL_INT = re.compile(r"\d{1,9}")
 _LANGUAGE = re.compile(r"tr|en")
 _YES_NO = re.compile(r"[01]")
-_PLAN_OPERATION = re.compile(r"[prd]")
+_PLAN_OPERATION = re.compile(r"[prdyn]")
+# A removal asked (a), confirmed (y) or given up (n).
+_REMOVAL_STEP = re.compile(r"[ayn]")
 # The words of a search, as URL-safe base64 of their UTF-8 without padding.
 _WORDS = re.compile(r"[A-Za-z0-9_-]{1,60}")
 
@@ -228,10 +230,13 @@ class ClientDefaults(_OnClient):
 
 
 @dataclass(frozen=True, slots=True)
-class RemoveClient(_OnClient):
-    """Remove a client; its past orders keep it."""
+class RemoveClient(OwnedAction):
+    """Remove a client, once the owner confirms; its past orders keep it."""
 
     code: ClassVar[str] = "cr"
+    patterns = (_SMALL_INT, _SMALL_INT, _REMOVAL_STEP)
+    client: int
+    step: str = "a"
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,7 +329,8 @@ class PickTarget(ButtonAction):
 
 @dataclass(frozen=True, slots=True)
 class PlanAction(OwnedAction):
-    """Pause (p), resume (r) or delete (d) one of the owner's plans."""
+    """Pause (p), resume (r) or delete one of the owner's plans: asked (d), then confirmed
+    (y) or given up (n)."""
 
     code: ClassVar[str] = "pa"
     patterns = (_SMALL_INT, _SMALL_INT, _PLAN_OPERATION)

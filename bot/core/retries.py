@@ -9,11 +9,19 @@ it passes. A call the bot needs (its webhook) is retried a few times before it g
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
-__all__ = ["FIRST_WAIT", "MAX_WAIT", "best_effort", "retried"]
+__all__ = [
+    "FIRST_WAIT",
+    "MAX_WAIT",
+    "StoppedWhileStarting",
+    "best_effort",
+    "retried",
+    "retried_until_stop",
+]
 
 log = logging.getLogger(__name__)
 
@@ -38,11 +46,13 @@ async def retried(
     *,
     attempts: int | None = None,
     passing: tuple[type[Exception], ...] = (Exception,),
+    refused: tuple[type[Exception], ...] = (),
     first_wait: float = FIRST_WAIT,
     sleep: _Sleep = asyncio.sleep,
 ) -> None:
     """Make the call until it passes; after ``attempts`` failures (never, when None) the last
-    failure is raised, and at once a failure that is not ``passing`` (a refused request).
+    failure is raised, and at once a failure that is not ``passing`` or is ``refused`` (a
+    refused request).
     Each failure is a warning, not an error: the call is tried again."""
     wait, failures = first_wait, 0
     while True:
@@ -50,13 +60,45 @@ async def retried(
             await call()
             return
         except passing as err:
+            if isinstance(err, refused):
+                raise
             failures += 1
             if attempts is not None and failures >= attempts:
                 raise
             pause = max(wait, _asked_wait(err))
-            log.warning("%s failed (%r); trying again in %.0f s", what, err, pause)
+            log.warning(
+                "%s failed (%s: %s); trying again in %.0f s", what, type(err).__name__, err, pause
+            )
         await sleep(pause)
         wait = min(wait * 2, MAX_WAIT)
+
+
+class StoppedWhileStarting(Exception):
+    """The process was told to stop while a platform was still waiting to start (its API
+    could not be reached): a stop like any other, not a failure."""
+
+
+async def retried_until_stop(
+    what: str,
+    call: _Call,
+    *,
+    stop: asyncio.Event,
+    passing: tuple[type[Exception], ...],
+    refused: tuple[type[Exception], ...] = (),
+) -> None:
+    """``retried`` without a limit, for a call a start cannot do without; raise
+    ``StoppedWhileStarting`` when ``stop`` is set meanwhile (SIGTERM during the waits)."""
+    trying = asyncio.ensure_future(retried(what, call, passing=passing, refused=refused))
+    stopping = asyncio.ensure_future(stop.wait())
+    await asyncio.wait((trying, stopping), return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if trying.done():
+        trying.result()
+        return
+    trying.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await trying
+    raise StoppedWhileStarting(what)
 
 
 async def best_effort(

@@ -99,19 +99,31 @@ class ShellChat:
             # A typo keeps the choices on offer, and says how to pick one.
             first, last = shown.choices.numbers
             texts = await self._texts()
-            self._messenger.notice(texts.choose_by_number.format(first=first, last=last))
+            self._messenger.notice(
+                texts.choose_by_number.format(first=first, last=last)
+                if first != last
+                else texts.choose_the_number.format(number=first)
+            )
             return
         if isinstance(event, Text) and not shown.secret:
             # A delivered article's buttons, pushed since the dialog's last screen.
             event = parse_line(line, self._messenger.offered, shown.last_message_id)
         named = named_file(event, awaits_list=shown.multiline)
         if named is not None:
-            upload = upload_of(named)
+            upload = upload_of(named.path)
             if upload is None:
                 texts = await self._texts()
-                self._messenger.notice(texts.shell_file_missing.format(path=named.strip()))
+                self._messenger.notice(texts.shell_file_missing.format(path=named.path.strip()))
                 return
+            if named.first is not None:
+                # The plan is written first; its titles are then awaited, and the file gives them.
+                await self.handle(named.first)
+                if not self._presenter.multiline:
+                    return
             event = upload
+        if event is None and shown.multiline:
+            # An empty line where a list is awaited is an empty list: the core says so.
+            event = Text(line, shown.last_message_id)
         if event is not None:
             await self.handle(event)
 

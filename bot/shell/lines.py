@@ -13,11 +13,13 @@ from rich.text import Text
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
 
-__all__ = ["LineSource", "PipedLines", "PromptLines", "Stop", "prompt"]
+__all__ = ["ECHO_CHARS", "LineSource", "PipedLines", "PromptLines", "Stop", "echoed", "prompt"]
 
 _HIDDEN = "•" * 8
 # Lines after the first of a multi-line answer.
 _MORE = "  … "
+# An echoed line is cut here: a transcript of a few huge lines must stay readable.
+ECHO_CHARS = 300
 
 
 def prompt(user: str, *, more: bool = False) -> str:
@@ -32,6 +34,14 @@ def masked(line: str) -> str:
     if command.lower() == "/giris" and password:
         return f"{command} {email} {_HIDDEN}"
     return line
+
+
+def echoed(line: str) -> str:
+    """The line as a transcript shows it: masked, and cut with the count of what was left out."""
+    shown = masked(line)
+    if len(shown) <= ECHO_CHARS:
+        return shown
+    return f"{shown[:ECHO_CHARS]}… (+{len(shown) - ECHO_CHARS})"
 
 
 class Stop(enum.Enum):
@@ -95,6 +105,6 @@ class PipedLines:
         if not line:
             return Stop.END
         line = line.rstrip("\r\n")
-        shown = _HIDDEN if secret else masked(line)
+        shown = _HIDDEN if secret else echoed(line)
         self._console.print(Text.assemble((prompt(self._user, more=more), "bold"), shown))
         return line

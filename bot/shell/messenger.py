@@ -98,7 +98,8 @@ class ShellMessenger:
 
 
 def _save_apart(path: Path, content: bytes) -> Path:
-    """Write a new file: two articles of one title are two files, ``name.md`` and ``name-2.md``."""
+    """Write a new file: two articles of one title are two files, ``name.md`` and ``name-2.md``;
+    the same article again (opened from ``/makalelerim``) is the file already saved."""
     candidate, number = path, 1
     while True:
         try:
@@ -106,6 +107,8 @@ def _save_apart(path: Path, content: bytes) -> Path:
             with candidate.open("xb") as file:
                 file.write(content)
         except FileExistsError:
+            if candidate.read_bytes() == content:
+                return candidate
             number += 1
             candidate = path.with_stem(f"{path.stem}-{number}")
         else:

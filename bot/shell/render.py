@@ -20,6 +20,9 @@ from bot.shell.choices import numbered
 
 __all__ = ["render_screen"]
 
+# A line of a card or summary is short; a longer paragraph is text to read, set apart.
+_LINE_CHARS = 100
+
 
 def _styled(spans: tuple[Span, ...]) -> Text:
     line = Text()
@@ -53,18 +56,49 @@ def _block(block: Block) -> Text:
             return Text.assemble((text, "cyan"))
 
 
+def _compact(block: Block) -> bool:
+    """Whether the block is a line of a card or summary (or a list), set without a blank line
+    between it and the next such block; an article's paragraphs keep theirs."""
+    match block:
+        case Paragraph(spans):
+            text = "".join(span.text for span in spans)
+            return "\n" not in text and len(text) <= _LINE_CHARS
+        case BulletList() | NumberedList():
+            return True
+    return False
+
+
+def _choice(number: int, label: str) -> Text:
+    return Text.assemble((f"[{number}] ", "bold cyan"), label)
+
+
+def _button_lines(screen: Screen) -> list[Text]:
+    """A line per row of buttons; rows of one short button each share one line."""
+    rows = numbered(screen)
+    if not rows:
+        return []
+    labels = [f"[{number}] {button.label}" for row in rows for number, button in row]
+    if all(len(row) == 1 for row in rows) and len("   ".join(labels)) + 2 <= _LINE_CHARS:
+        rows = (tuple(choice for row in rows for choice in row),)
+    return [
+        Text("  ") + Text("   ").join(_choice(number, button.label) for number, button in row)
+        for row in rows
+    ]
+
+
 def render_screen(screen: Screen) -> Text:
-    """The screen as rich text; its buttons are numbered as ``Choices`` counts them."""
-    parts = [_block(block) for block in screen.blocks]
-    rows = []
-    for row in numbered(screen):
-        choices = Text("  ")
-        for number, button in row:
-            choices.append(f"[{number}] ", style="bold cyan")
-            choices.append(button.label)
-            choices.append("   ")
-        choices.rstrip()
-        rows.append(choices)
-    if rows:
-        parts.append(Text("\n").join(rows))
-    return Text("\n\n").join(parts)
+    """The screen as rich text: a card's or summary's lines one under the other, a blank line
+    around longer paragraphs; its buttons are numbered as ``Choices`` counts them."""
+    shown = Text()
+    previous: Block | None = None
+    for block in screen.blocks:
+        if previous is not None:
+            shown.append("\n" if _compact(previous) and _compact(block) else "\n\n")
+        shown.append_text(_block(block))
+        previous = block
+    buttons = _button_lines(screen)
+    if buttons:
+        if previous is not None:
+            shown.append("\n")
+        shown.append_text(Text("\n").join(buttons))
+    return shown

@@ -119,6 +119,16 @@ class InstallFlow(AsyncOAuthFlow):
             f"<body>{''.join(parts)}</body></html>"
         )
 
+    async def run_installation(self, code: str) -> Installation | None:
+        """Exchange the code; a Slack that cannot be reached ends the install as a code that
+        did not pass, on the same page as the other failures (not a bare 500)."""
+        try:
+            return await super().run_installation(code)
+        except (aiohttp.ClientError, TimeoutError) as err:
+            # The error names the host alone; the client secret travels in the body.
+            log.warning("Slack could not be reached to finish an install: %s", type(err).__name__)
+            return None
+
     async def store_installation(
         self, request: AsyncBoltRequest, installation: Installation
     ) -> None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.chat_platform import ChatHost
-from bot.config import Settings
+from bot.config import ConfigError, Settings
 from bot.core.events import ChatAddress, Origin
 from bot.core.platforms import listed
 from bot.slack.ids import PLATFORM
@@ -81,12 +81,21 @@ class SlackPlatform:
         from bot.slack.runtime import running_slack
 
         return running_slack(
-            host.settings, host.conversations, host.messengers, self.installations(host)
+            host.settings,
+            host.conversations,
+            host.messengers,
+            self.installations(host),
+            host.stop,
         )
 
 
 def required(settings: Settings) -> None:
     """Fail naming what Slack still needs to start, in the mode the settings choose."""
+    if not settings.slack_bot_token and not settings.slack_client_id:
+        raise ConfigError(
+            "set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for one workspace, or SLACK_CLIENT_ID,"
+            " SLACK_CLIENT_SECRET and SLACK_SIGNING_SECRET for many (see .env.example)"
+        )
     if settings.slack_multi_workspace:
         # Slack signs every HTTP request; the secret checks it, the client exchanges codes.
         settings.require("slack_client_id", "slack_client_secret", "slack_signing_secret")

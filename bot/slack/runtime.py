@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, MutableMapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
+import aiohttp
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.adapter.starlette.async_handler import AsyncSlackRequestHandler
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_slack_response import AsyncSlackResponse
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -18,6 +22,7 @@ from starlette.routing import Route
 from bot.config import ConfigError, Settings
 from bot.core.conversation import Conversations
 from bot.core.ports import Messenger
+from bot.core.retries import retried_until_stop
 from bot.slack.application import build_app
 from bot.slack.ids import PLATFORM
 from bot.slack.install import INSTALL_PATH, REDIRECT_PATH, ManyWorkspaces
@@ -98,12 +103,26 @@ def _many(settings: Settings, installations: Installations | None) -> ManyWorksp
     )
 
 
-async def _introduce(app: AsyncApp) -> None:
-    """Check the bot token once at start, so a wrong one fails now and not at the first post."""
+async def _introduce(app: AsyncApp, api_url: str, stop: asyncio.Event) -> None:
+    """Check the bot token once at start, so a wrong one fails now and not at the first post;
+    while Slack cannot be reached, one line a try says so and the check waits and is tried
+    again (a stop during the waits gives the start up)."""
+    answers: list[AsyncSlackResponse] = []
+
+    async def check() -> None:
+        answers.append(await app.client.auth_test())
+
+    host = urlsplit(api_url).netloc or api_url
     try:
-        me = await app.client.auth_test()
+        await retried_until_stop(
+            f"auth.test to Slack at {host}",
+            check,
+            stop=stop,
+            passing=(aiohttp.ClientError, TimeoutError),
+        )
     except SlackApiError as err:
         raise ConfigError(f"SLACK_BOT_TOKEN was refused: {err.response.get('error')}") from None
+    me = answers[-1]
     log.info("Slack app @%s of team %s is ready", me.get("user"), me.get("team_id"))
 
 
@@ -113,6 +132,7 @@ async def running_slack(
     conversations: Conversations,
     messengers: MutableMapping[str, Messenger],
     installations: Installations | None = None,
+    stop: asyncio.Event | None = None,
 ) -> AsyncIterator[SlackRuntime]:
     """Build the app for the block (``go_live`` lets requests in); its messenger serves delivery.
 
@@ -135,7 +155,7 @@ async def running_slack(
         many=many,
     )
     if many is None:
-        await _introduce(app)
+        await _introduce(app, settings.slack_api_url, stop or asyncio.Event())
     socket_mode = (
         None if app_token is None else AsyncSocketModeHandler(app, app_token.get_secret_value())
     )

@@ -68,4 +68,4 @@ class TelegramPlatform:
         # Imported here: a process that runs no Telegram bot need not load python-telegram-bot.
         from bot.telegram.runtime import running_telegram
 
-        return running_telegram(host.settings, host.conversations, host.messengers)
+        return running_telegram(host.settings, host.conversations, host.messengers, host.stop)

@@ -12,16 +12,17 @@ from urllib.parse import urlsplit
 
 from starlette.routing import Route
 from telegram import Update
-from telegram.error import InvalidToken, NetworkError, RetryAfter
+from telegram.error import InvalidToken
 
 from bot.config import ConfigError, Settings
 from bot.core.conversation import Conversations
 from bot.core.ports import Messenger
-from bot.core.retries import best_effort, retried
+from bot.core.retries import best_effort
 from bot.telegram.application import build_application
 from bot.telegram.context import TelegramApp
 from bot.telegram.menu import publish_commands
 from bot.telegram.platform import PLATFORM
+from bot.telegram.reaching import until_answered
 from bot.telegram.webhook import webhook_route
 
 __all__ = ["ALLOWED_UPDATES", "TelegramRuntime", "running_telegram"]
@@ -37,8 +38,8 @@ ALLOWED_UPDATES = [
     # The bot's own membership tells which channels and groups a user added it to.
     Update.MY_CHAT_MEMBER,
 ]
-# Tries of the calls without which no update comes in (deleteWebhook, setWebhook) against a
-# Bot API answering 5xx or 429 for a moment; waits double from a second, so about a minute.
+# Tries of the updater's own deleteWebhook, just after ours passed, against a Bot API
+# answering 5xx or 429 for a moment.
 START_ATTEMPTS = 6
 
 
@@ -49,6 +50,9 @@ class TelegramRuntime:
     application: TelegramApp
     webhook: tuple[str, str, str] | None
     routes: list[Route] = field(default_factory=list)
+    api_url: str = ""
+    # The process's stop: set while a call waits for the Bot API, the start is given up.
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
     platform: str = PLATFORM
 
     async def connected(self) -> bool:
@@ -64,19 +68,22 @@ class TelegramRuntime:
         if self.webhook is None:
             assert self.application.updater is not None
             # Polling starts by deleting a webhook left over from an earlier deployment (it
-            # would make getUpdates fail), retried through a Bot API's passing failures.
+            # would make getUpdates fail): here until the Bot API answers, then once more by
+            # the updater, retried through a Bot API's passing failures.
+            await until_answered(
+                "deleteWebhook", bot.delete_webhook, api_url=self.api_url, stop=self.stop
+            )
             await self.application.updater.start_polling(
                 allowed_updates=ALLOWED_UPDATES, bootstrap_retries=START_ATTEMPTS
             )
             log.info("Telegram bot @%s is polling", bot.username)
             return
         url, path, secret = self.webhook
-        await retried(
+        await until_answered(
             "setWebhook",
             lambda: bot.set_webhook(url, secret_token=secret, allowed_updates=ALLOWED_UPDATES),
-            attempts=START_ATTEMPTS,
-            # A 5xx, a 429 or the network; a refused URL or token is told at once.
-            passing=(NetworkError, RetryAfter),
+            api_url=self.api_url,
+            stop=self.stop,
         )
         log.info("Telegram bot @%s takes its updates at %s", bot.username, path)
 
@@ -91,10 +98,13 @@ def _webhook(settings: Settings) -> tuple[str, str, str] | None:
 
 
 @asynccontextmanager
-async def _initialized(application: TelegramApp) -> AsyncIterator[TelegramApp]:
-    """The application initialized (getMe); a refused token is a configuration error."""
+async def _initialized(
+    application: TelegramApp, api_url: str, stop: asyncio.Event
+) -> AsyncIterator[TelegramApp]:
+    """The application initialized (getMe, until the Bot API answers); a refused token is a
+    configuration error."""
     try:
-        await application.initialize()
+        await until_answered("getMe", application.initialize, api_url=api_url, stop=stop)
     except BaseException as err:
         # The bot's connections are open by its getMe and stay open when getMe fails; left
         # to the end of the process, they are reported there as errors.
@@ -113,7 +123,10 @@ async def _initialized(application: TelegramApp) -> AsyncIterator[TelegramApp]:
 
 @asynccontextmanager
 async def running_telegram(
-    settings: Settings, conversations: Conversations, messengers: MutableMapping[str, Messenger]
+    settings: Settings,
+    conversations: Conversations,
+    messengers: MutableMapping[str, Messenger],
+    stop: asyncio.Event | None = None,
 ) -> AsyncIterator[TelegramRuntime]:
     """Start the bot for the block (``go_live`` lets updates in); its messenger serves delivery."""
     settings.require("telegram_bot_token")
@@ -125,7 +138,8 @@ async def running_telegram(
         conversations=conversations,
         polling=webhook is None,
     )
-    async with _initialized(application):
+    stop = stop or asyncio.Event()
+    async with _initialized(application, settings.telegram_api_url, stop):
         messenger = application.bot_data.messenger
         assert messenger is not None
         messengers[PLATFORM] = messenger
@@ -137,7 +151,7 @@ async def running_telegram(
             _, path, secret = webhook
             routes.append(webhook_route(application, path=path, secret=secret))
         try:
-            yield TelegramRuntime(application, webhook, routes)
+            yield TelegramRuntime(application, webhook, routes, settings.telegram_api_url, stop)
         finally:
             if menu is not None:
                 menu.cancel()

@@ -23,6 +23,7 @@ from decimal import Decimal
 from functools import cache, partial
 from http import HTTPStatus
 from pathlib import Path
+from typing import IO
 
 import httpx
 from starlette.applications import Starlette
@@ -72,6 +73,22 @@ def fresh_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k in keep}
     env["PYTHONUNBUFFERED"] = "1"
     return env
+
+
+async def bot_subprocess(
+    command: str, env: Mapping[str, str], cwd: Path, output: int | IO[str]
+) -> asyncio.subprocess.Process:
+    """``python -m bot <command>`` started as a deployment starts it, its stdout and stderr
+    together in ``output`` (a file, or ``asyncio.subprocess.PIPE``)."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        *("-m", "bot", command),
+        cwd=cwd,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=output,
+        stderr=asyncio.subprocess.STDOUT,
+    )
 
 
 @dataclass(frozen=True)
@@ -242,15 +259,7 @@ class BotProcess:
         with self.log.open("a") as log:
             log.write(f"--- start {self.starts}\n")
             log.flush()
-            self._process = await asyncio.create_subprocess_exec(
-                sys.executable,
-                *("-m", "bot", "telegram"),
-                cwd=self.workdir,
-                env=env,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=log,
-                stderr=asyncio.subprocess.STDOUT,
-            )
+            self._process = await bot_subprocess("telegram", env, self.workdir, log)
         try:
             await wait_until(
                 lambda: ready in self.gate.methods[seen:] or not self.running, _START_TIMEOUT

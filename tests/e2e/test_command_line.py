@@ -57,3 +57,20 @@ def test_telegram_without_a_token_says_so_before_starting_the_sandbox(tmp_path: 
     assert done.returncode == 1
     assert "TELEGRAM_BOT_TOKEN" in done.stderr
     assert "Sandbox:" not in done.stderr
+
+
+def test_slack_with_nothing_set_names_both_ways_to_set_it_up(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, "slack", "--sandbox")
+    assert done.returncode == 1
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    for variable in ("SLACK_BOT_TOKEN", "SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET"):
+        assert variable in lines[0]
+
+
+def test_migrate_says_it_created_the_schema_then_that_it_is_up_to_date(tmp_path: Path) -> None:
+    first = run_bot(tmp_path, "migrate")
+    again = run_bot(tmp_path, "migrate")
+    assert first.returncode == again.returncode == 0, first.stderr + again.stderr
+    assert first.stdout.strip() == "database schema created"
+    assert again.stdout.strip() == "database is up to date"

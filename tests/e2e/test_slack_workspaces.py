@@ -413,3 +413,25 @@ async def test_an_error_sent_to_the_redirect_cannot_forge_a_line_of_the_log(
     [line] = [line for line in logged.getvalue().splitlines() if "fake-line" in line]
     assert line.endswith(f"ended without installing: x\\n{forged}\\r\\x1b[2K\\x85")
     assert not line.startswith(forged)
+
+
+async def test_a_code_exchange_that_cannot_reach_slack_gets_the_failure_page(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The app's calls go to a port nothing answers: slack.com cannot be reached.
+    unreachable = f"http://127.0.0.1:{free_port()}/api/"
+    async with slack_rig(tmp_path, many=True, slack_api_url=unreachable) as rig:
+        caplog.set_level(logging.INFO)
+        link, cookie = await rig.install_page()
+        grant = rig.slack.authorize(link, SECOND)
+        page = await rig.http.get(
+            f"{rig.base_url}/slack/oauth_redirect",
+            params={"code": grant.code, "state": grant.state},
+            headers={"Cookie": cookie},
+        )
+    assert page.status_code < 500, page.text
+    assert "Kurulum tamamlanamadı" in page.text
+    assert "/slack/install" in page.text, "the page offers to try again"
+    assert _installations(rig) == []
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    assert "Slack could not be reached" in caplog.text

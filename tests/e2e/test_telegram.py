@@ -127,7 +127,7 @@ async def test_english_mode_is_english_from_the_tones_to_the_estimate(rig: Rig) 
     await rig.log_in()
     await rig.says(ALICE, "/dil en", "Language: English")
     tones = await rig.says(ALICE, f"/yaz {TITLE}", "Pick the writing tone")
-    assert "Persuasive — Satış odaklı, motive edici bir dil" in (tones.text or "")
+    assert "Persuasive — Sales-minded, motivating language" in (tones.text or "")
     sizes = await rig.presses(ALICE, tones, "Persuasive", "Pick the article size")
     short = "Short · 300-500 words · 15.00 TL"
     summary = await rig.presses(ALICE, sizes, short, "Your balance: 500.00 TL")

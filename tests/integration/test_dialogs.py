@@ -277,7 +277,10 @@ async def test_bulk_order_one_confirmation_one_total(h: Harness) -> None:
     chat = h.chat()
     await chat.login()
     await chat.say("/toplu")
-    assert "satırlar" in texts(await chat.say("Bu başlık yeterince uzun\nkısa"))
+    left_out = texts(await chat.say("Bu başlık yeterince uzun\nkısa"))
+    assert "kısa — çok kısa (en az 10 karakter)" in left_out, "left out, as a file's row"
+    await chat.press("İptal")
+    await chat.say("/toplu")
     await chat.say(
         "Birinci uzun makale başlığı\nİkinci uzun makale başlığı\nÜçüncü uzun makale başlığı"
     )
@@ -390,7 +393,7 @@ async def test_english_mode_speaks_english_and_takes_either_name(h: Harness) -> 
     ]
     persuasive = tones.buttons[1][1]
     assert {"Persuasive", "İkna Edici"} <= set(persuasive.aliases)
-    assert "Persuasive — Satış odaklı, motive edici bir dil" in tones.text
+    assert "Persuasive — Sales-minded, motivating language" in tones.text
     sizes = await chat.press("Persuasive")
     assert "Short · 300-500 words · 15.00 TL" in labels(sizes)
     summary = await chat.press("Short")

@@ -132,6 +132,7 @@ async def test_a_plan_asks_its_client_and_removing_the_client_pauses_it(tmp_path
 
         await chat.say("/musteriler")
         await chat.press("Sil")
+        await chat.press("Evet, sil")
         listing = texts(await chat.say("/takvim"))
         assert "Duraklatıldı (müşteri silindi)" in listing
 
@@ -152,7 +153,12 @@ async def test_a_plan_is_paused_resumed_and_deleted_with_its_buttons(tmp_path: P
         assert h.sandbox.state.create_count == 0, "a paused plan does not run"
         resumed = texts(await chat.press("▶ Sürdür 1"))
         assert f"sonraki: {wall(at + timedelta(days=1))} · kalan: 2 başlık" in resumed
-        deleted = texts(await chat.press("🗑 Sil 1"))
+        asked = await chat.press("🗑 Sil 1")
+        assert "1. plan silinsin mi?" in texts(asked), "asked before it is deleted"
+        kept = texts(await chat.press("Vazgeç"))
+        assert "kalan: 2 başlık" in kept, "given up, the plan stays"
+        await chat.press("🗑 Sil 1")
+        deleted = texts(await chat.press("Evet, sil"))
         assert "Plan silindi." in deleted
         assert "Henüz planınız yok" in deleted
 
@@ -163,8 +169,10 @@ async def test_a_plans_titles_are_checked_as_toplu_checks_them_and_may_come_in_a
     async with harness(tmp_path) as h:
         chat = h.chat()
         await chat.login()
-        refused = texts(await chat.say(f"/takvim her gün 09:00: {FIRST}; Kısa; {SECOND}"))
-        assert "Şu satırlar 10-255 karakter olmalı: 2." in refused, "as /toplu says it"
+        left_out = texts(await chat.say(f"/takvim her gün 09:00: {FIRST}; Kısa; {SECOND}"))
+        assert "Alınmayan başlıklar (1)" in left_out, "as /toplu and a file leave it out"
+        assert "Kısa — çok kısa (en az 10 karakter)" in left_out
+        await chat.press("İptal")
 
         prompt = texts(await chat.say("/takvim her pazartesi 10:00:"))
         assert "Planın başlıklarını yazın" in prompt

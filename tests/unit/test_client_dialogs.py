@@ -199,10 +199,13 @@ async def test_removing_a_client_keeps_its_orders_and_leaves_the_question(
     await chat.press("Onayla")
 
     await chat.say("/musteriler")
-    removed = texts(await chat.press("Sil · Acme Blog"))
+    asked = await chat.press("Sil · Acme Blog")
+    removed = texts(await chat.press("Evet, sil"))
     question = await chat.say(f"/yaz {TITLE}")
     spent = texts(await chat.say("/harcamalar"))
 
+    assert "Acme Blog silinsin mi?" in texts(asked), "asked before anything is removed"
+    assert labels(asked) == ["Evet, sil", "Vazgeç"]
     assert "Acme Blog silindi" in removed
     assert labels(question) == ["Beta", "Müşterisiz", "İptal"]
     assert "Acme Blog (silindi): 15,00 TL / 0,00 TL" in spent

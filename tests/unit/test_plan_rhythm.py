@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.core.plans.making import rhythm_and_titles
+from bot.core.plans.mistakes import TimeMistake, time_mistake
 from bot.core.plans.rhythm import Rhythm, next_runs, read_rhythm
 from bot.core.plans.words import describe
 from bot.core.texts import texts_for
@@ -88,3 +89,30 @@ def test_a_rhythm_reads_back_in_each_language() -> None:
     assert rhythm is not None
     assert describe(rhythm, texts_for("tr").calendar) == "her pazartesi, perşembe 09:00"
     assert describe(rhythm, texts_for("en").calendar) == "every Monday, Thursday 09:00"
+
+
+@pytest.mark.parametrize(
+    ("typed", "mistake", "part"),
+    [
+        ("31.02.2027 10:00", TimeMistake.DATE, "31.02.2027"),
+        ("1.13.2027 10:00", TimeMistake.DATE, "1.13.2027"),
+        ("29.11.26 10:00", TimeMistake.DATE, "29.11.26"),
+        ("her gün 24:00", TimeMistake.HOUR, "24:00"),
+        ("28.11.2027 10:60", TimeMistake.MINUTE, "10:60"),
+        ("her gün 9:5", TimeMistake.DIGITS, "9:5"),
+        ("her pazartesi ve cumba 09:00", TimeMistake.DAY, "cumba"),
+        ("every mon 09:00", TimeMistake.DAY, "mon"),
+        ("yarın", TimeMistake.NO_TIME, "yarın"),
+        ("09:00", TimeMistake.NO_DAY, "09:00"),
+    ],
+)
+def test_a_time_that_is_no_rhythm_names_its_wrong_part(
+    typed: str, mistake: TimeMistake, part: str
+) -> None:
+    assert read_rhythm(typed) is None
+    assert time_mistake(typed) == (mistake, part)
+
+
+def test_a_time_without_one_wrong_part_blames_none() -> None:
+    assert time_mistake("") is None
+    assert time_mistake("28.11.2027 10:00 fazladan") is None

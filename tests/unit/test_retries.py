@@ -60,3 +60,18 @@ async def test_a_429_waits_what_it_asked_and_a_refusal_is_raised_at_once() -> No
     assert refused.calls == 1
     with pytest.raises(Asked):
         await retried("setWebhook", Flaky(5, Asked()), sleep=sleep, attempts=3)
+
+
+async def test_a_refused_kind_of_a_passing_failure_is_raised_at_once() -> None:
+    class Refused(ConnectionError):
+        """A 400: a kind of the network's errors in python-telegram-bot's tree."""
+
+    async def sleep(seconds: float) -> None:
+        raise AssertionError("a refusal is not waited on")
+
+    call = Flaky(5, Refused("bad request"))
+    with pytest.raises(Refused):
+        await retried(
+            "setWebhook", call, sleep=sleep, passing=(ConnectionError,), refused=(Refused,)
+        )
+    assert call.calls == 1

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from bot.core.events import Command, Press, Text
-from bot.core.screens import Button, Screen
+import asyncio
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from bot.core.events import ChatAddress, Command, Press, Text
+from bot.core.screens import Button, Document, Screen
 from bot.shell.choices import Choices
-from bot.shell.lines import masked
-from bot.shell.parsing import parse_line
+from bot.shell.lines import ECHO_CHARS, echoed, masked
+from bot.shell.messenger import ShellMessenger
+from bot.shell.parsing import NamedFile, named_file, parse_line
 from bot.shell.render import render_screen
 
 SIZES = Choices.of(
@@ -79,3 +87,44 @@ def test_a_row_of_an_items_own_buttons_takes_numbers_after_every_listed_one() ->
     assert parse_line("3", choices, "9") == Press("ag|1", "9")
     assert parse_line("4", choices, "9") == Press("ag|2", "9")
     assert choices.numbers == (1, 4)
+
+
+def test_a_path_is_a_file_of_titles_and_a_plan_names_its_file_after_its_time() -> None:
+    assert parse_line("/home/ayse/basliklar.csv", SIZES, "7") == Text(
+        "/home/ayse/basliklar.csv", "7"
+    )
+    assert parse_line("/toplu basliklar.csv", SIZES, "7") == Command("toplu", "basliklar.csv")
+    typed = Text("/home/ayse/basliklar.csv", "7")
+    assert named_file(typed, awaits_list=True) == NamedFile("/home/ayse/basliklar.csv")
+    plan = Command("takvim", "her gün 09:00: basliklar.csv")
+    assert named_file(plan, awaits_list=False) == NamedFile(
+        "basliklar.csv", Command("takvim", "her gün 09:00:")
+    )
+    assert named_file(Command("takvim", "her gün 09:00: Bir başlık"), awaits_list=False) is None
+    assert named_file(Text("olmayan-dosya.csv", "7"), awaits_list=False) is None, "a title"
+
+
+def test_a_file_that_exists_answers_a_single_titles_prompt_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "basliklar.csv").write_text("Yapay zekâ ile içerik üretimi\n")
+    monkeypatch.chdir(tmp_path)
+    named = named_file(Text("basliklar.csv", "7"), awaits_list=False)
+    assert named == NamedFile("basliklar.csv")
+
+
+def test_a_huge_line_is_echoed_cut_with_the_count_left_out() -> None:
+    shown = echoed("x" * 200_000)
+    assert len(shown) < ECHO_CHARS + 20
+    assert shown.endswith(f"… (+{200_000 - ECHO_CHARS})")
+    assert echoed("/giris a@b.co Gizli123") == "/giris a@b.co ••••••••"
+
+
+def test_an_article_saved_again_is_the_file_already_saved(tmp_path: Path) -> None:
+    messenger = ShellMessenger(Console(file=io.StringIO()), tmp_path)
+    chat = ChatAddress("shell", "terminal")
+    article = Document("yapay-zeka.md", "Aynı makale.".encode(), "Makale")
+    asyncio.run(messenger.send_document(chat, article))
+    asyncio.run(messenger.send_document(chat, article))
+    asyncio.run(messenger.send_document(chat, Document("yapay-zeka.md", b"Another.", "Makale")))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["yapay-zeka-2.md", "yapay-zeka.md"]

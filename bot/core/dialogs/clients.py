@@ -12,6 +12,7 @@ from sqlmodel import Session
 from bot.api import Size, Tone
 from bot.core import clients
 from bot.core.actions import AddClient, ClientDefaults, ClientSize, ClientTone, RemoveClient
+from bot.core.confirming import removal_question
 from bot.core.events import Command, Press, Text
 from bot.core.inputs import one_line
 from bot.core.richtext import Block, Span, bold, paragraph
@@ -48,7 +49,7 @@ async def _show_list(turn: Turn, message_id: str | None, *lead: str) -> None:
     tones = {tone.id: tone for tone in await _offered_tones(turn, choices)}
     sizes = {size.id: size for size in await _offered_sizes(turn, choices)}
     rows: list[tuple[Button, ...]] = []
-    for number, client in enumerate(choices, 1):
+    for client in choices:
         line: list[str | Span] = [bold(client.name)]
         if client.tone in tones and client.size in sizes:
             named = _named(texts, tones[client.tone], sizes[client.size])
@@ -57,10 +58,11 @@ async def _show_list(turn: Turn, message_id: str | None, *lead: str) -> None:
         assert client.id is not None
         rows.append(
             (
+                # No key: the list's lines carry no numbers, so the choices count along
+                # the rows, and "3" is the next row's first button, not a removal.
                 Button(
                     f"{texts.button_client_defaults} · {client.name}",
                     ClientDefaults(turn.user_id, client.id).encode(),
-                    key=number,
                 ),
                 Button(
                     f"{texts.button_client_remove} · {client.name}",
@@ -215,9 +217,19 @@ async def default_size_picked(turn: Turn, action: ClientSize, press: Press) -> N
 
 
 async def remove_pressed(turn: Turn, action: RemoveClient, press: Press) -> None:
-    """Mark the client removed; its past orders keep it."""
+    """Ask before removing the client; once confirmed, mark it removed (its past orders keep
+    it); given up, show the list again."""
     client = await _live_client(turn, action.client)
     if client is None:
+        return
+    if action.step == "n":
+        await _show_list(turn, press.message_id)
+        return
+    if action.step != "y":
+        question = turn.texts.confirm_remove_client.format(name=client.name)
+        sure = RemoveClient(turn.user_id, action.client, "y").encode()
+        keep = RemoveClient(turn.user_id, action.client, "n").encode()
+        turn.replace(press.message_id, removal_question(turn.texts, question, sure=sure, keep=keep))
         return
     now = turn.services.clock()
 

@@ -31,8 +31,10 @@ from bot.core.screens import Button, Screen
 from bot.core.states import Awaiting, DraftKind, DraftStep
 from bot.core.texts import Texts, in_every_language
 from bot.core.title_files import (
+    CheckedTitles,
     RowProblem,
     TitleFileRefused,
+    TitleRow,
     check_rows,
     problem_text,
     read_titles,
@@ -267,20 +269,25 @@ def _titles_awaited(draft: Draft) -> Awaiting:
 
 
 async def take_bulk_titles(turn: Turn, draft: Draft, text: str) -> None:
-    """Take a list of titles, checked one by one, or ask again naming the bad lines."""
-    titles = [one_line(line) for line in _TITLE_SEPARATORS.split(printable(text)) if line.strip()]
-    bad = [
-        str(number) for number, title in enumerate(titles, 1) if title_problem(turn.texts, title)
-    ]
-    problem = None
-    if len(titles) > BULK_LIMIT:
-        problem = turn.texts.bulk_too_many.format(limit=BULK_LIMIT, count=len(titles))
-    elif bad or not titles:
-        problem = turn.texts.bulk_bad_lines.format(lines=", ".join(bad) or "-")
-    if problem:
+    """Take a typed list of titles by a file's rule: a title the service would refuse is left
+    out and named with its reason; with none left, or too many, ask again."""
+    parts = _TITLE_SEPARATORS.split(printable(text))
+    rows = [TitleRow(one_line(part)) for part in parts if part.strip()]
+    if len(rows) > BULK_LIMIT:
+        problem = turn.texts.bulk_too_many.format(limit=BULK_LIMIT, count=len(rows))
         await _ask_again(turn, draft, _titles_awaited(draft), problem)
         return
-    draft.titles = titles
+    await _take_checked(turn, draft, check_rows(rows, (), ()), turn.texts.bulk_no_titles)
+
+
+async def _take_checked(turn: Turn, draft: Draft, checked: CheckedTitles, none_left: str) -> None:
+    """Keep the titles taken and those left out; go on, or ask again when none was taken."""
+    draft.titles, draft.title_choices = checked.titles, checked.choices
+    draft.refused_titles, draft.refused_more = checked.refused, checked.refused_more
+    if not checked.titles:
+        await turn.expect(_titles_awaited(draft), context=draft.id)
+        turn.say(*_refused_block(turn.texts, draft), none_left)
+        return
     await _proceed(turn, draft, message_id=None)
 
 
@@ -298,15 +305,8 @@ async def file_sent(turn: Turn, upload: Upload) -> None:
     checked = check_rows(rows, await catalog.tones(turn.user_id), await catalog.sizes(turn.user_id))
     awaited = turn.user.awaiting in (Awaiting.BULK_TITLES, Awaiting.PLAN_TITLES)
     draft = await _awaited_draft(turn) if awaited else await new_draft(turn, DraftKind.BULK)
-    if draft is None:
-        return
-    draft.titles, draft.title_choices = checked.titles, checked.choices
-    draft.refused_titles, draft.refused_more = checked.refused, checked.refused_more
-    if not checked.titles:
-        await turn.expect(_titles_awaited(draft), context=draft.id)
-        turn.say(*_refused_block(turn.texts, draft), turn.texts.file_no_titles)
-        return
-    await _proceed(turn, draft, message_id=None)
+    if draft is not None:
+        await _take_checked(turn, draft, checked, turn.texts.file_no_titles)
 
 
 async def form_submitted(turn: Turn, form: OrderForm) -> None:
@@ -380,8 +380,8 @@ def _tone_screen(texts: Texts, draft: Draft, tones: Sequence[Tone]) -> Screen:
     # The service describes each tone; the description says more than the name.
     described = BulletList(
         tuple(
-            (bold(texts.tone_name(tone)), Span(f" — {tone.description}"))
-            if tone.description
+            (bold(texts.tone_name(tone)), Span(f" — {texts.tone_description(tone)}"))
+            if texts.tone_description(tone)
             else (bold(texts.tone_name(tone)),)
             for tone in tones
         )
@@ -625,7 +625,9 @@ async def order_aborted(turn: Turn, action: Abort, press: Press) -> None:
         return
     await turn.store(lambda s: drafts.close_draft(s, draft_id=draft.id, step=DraftStep.CANCELLED))
     await turn.expect(None)
-    turn.replace(press.message_id, text_screen(turn.texts.order_cancelled))
+    plan = draft.kind is DraftKind.PLAN
+    cancelled = turn.texts.calendar.cancelled if plan else turn.texts.order_cancelled
+    turn.replace(press.message_id, text_screen(cancelled))
 
 
 async def confirmed(turn: Turn, action: Confirm, press: Press) -> None:

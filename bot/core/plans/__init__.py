@@ -7,5 +7,5 @@ runs; each run is claimed in the database before it orders, through the purchase
     MAKING --Onayla--> ACTIVE --run--> ACTIVE ... --last title--> DONE
                         |  ^
      pause, balance,    v  | resume
-     lost target      PAUSED            any listed --Sil--> DELETED
+     lost target      PAUSED            any listed --Sil, Evet, sil--> DELETED
 """

@@ -7,9 +7,11 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from bot.core.actions import PlanAction
+from bot.core.confirming import removal_question
 from bot.core.events import Press
 from bot.core.plans.rhythm import Rhythm
-from bot.core.plans.words import describe, local_time
+from bot.core.plans.summary import zone_of
+from bot.core.plans.words import describe, examples, local_time
 from bot.core.richtext import bold, paragraph
 from bot.core.screens import Button, Screen
 from bot.core.states import PlanStatus
@@ -20,7 +22,7 @@ from storage.models import Plan
 
 __all__ = ["plan_pressed", "resumed_at", "show_plans"]
 
-_PAUSE, _RESUME, _DELETE = "p", "r", "d"
+_PAUSE, _RESUME, _DELETE, _SURE, _KEEP = "p", "r", "d", "y", "n"
 
 
 async def show_plans(turn: Turn, *, message_id: str | None = None) -> None:
@@ -28,7 +30,8 @@ async def show_plans(turn: Turn, *, message_id: str | None = None) -> None:
     listed = await turn.store(lambda s: plans.plans_of_user(s, user_id=turn.user_id))
     calendar = turn.texts.calendar
     if not listed:
-        turn.replace(message_id, Screen((paragraph(calendar.none_yet),)))
+        how = examples(turn.services.clock(), zone_of(turn), calendar)
+        turn.replace(message_id, Screen((paragraph(f"{calendar.none_yet}\n{how}"),)))
         return
     lines = [paragraph(bold(calendar.heading))]
     rows: list[tuple[Button, ...]] = []
@@ -88,6 +91,13 @@ async def plan_pressed(turn: Turn, action: PlanAction, press: Press) -> None:
     if plan is None or plan.chat_user_id != turn.user_id or plan.status not in plans.LISTED:
         turn.notice(turn.texts.stale_button)
         return
+    if action.operation == _DELETE:
+        # Asked first: a number typed or a button tapped by mistake must not delete a plan.
+        await _ask_delete(turn, plan, press)
+        return
+    if action.operation == _KEEP:
+        await show_plans(turn, message_id=press.message_id)
+        return
     if action.operation == _PAUSE:
         moved = await _move(turn, plan, PlanStatus.PAUSED, (PlanStatus.ACTIVE,), "user")
         done = calendar.paused_done
@@ -126,3 +136,19 @@ async def _move(
             next_run_at=next_run_at,
         )
     )
+
+
+async def _ask_delete(turn: Turn, plan: Plan, press: Press) -> None:
+    assert plan.id is not None
+    listed = await turn.store(lambda s: plans.plans_of_user(s, user_id=turn.user_id))
+    number = next((n for n, p in enumerate(listed, 1) if p.id == plan.id), 1)
+    calendar = turn.texts.calendar
+    question = calendar.confirm_delete.format(
+        number=number,
+        rhythm=describe(Rhythm.decode(plan.rhythm), calendar),
+        left=len(plan.titles) - plan.next_title,
+    )
+    sure = PlanAction(turn.user_id, plan.id, _SURE).encode()
+    keep = PlanAction(turn.user_id, plan.id, _KEEP).encode()
+    screen = removal_question(turn.texts, question, sure=sure, keep=keep)
+    turn.replace(press.message_id, screen)

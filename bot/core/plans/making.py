@@ -9,10 +9,11 @@ from bot.core.actions import PickTarget
 from bot.core.dialogs import order
 from bot.core.events import Command, Press
 from bot.core.plans import listing
+from bot.core.plans.mistakes import unreadable_time
 from bot.core.plans.rhythm import read_rhythm
 from bot.core.plans.summary import zone_of
 from bot.core.plans.targets import HERE, usable_target
-from bot.core.plans.words import describe
+from bot.core.plans.words import describe, tomorrow
 from bot.core.screens import Screen
 from bot.core.states import Awaiting, DraftKind
 from bot.core.turn import Turn, text_screen
@@ -35,11 +36,13 @@ async def start_plan(turn: Turn, command: Command) -> None:
     calendar = turn.texts.calendar
     head, titles = rhythm_and_titles(command.args.strip())
     rhythm = read_rhythm(head)
+    now, zone = turn.services.clock(), zone_of(turn)
     if rhythm is None:
-        turn.say(calendar.bad_rhythm)
+        turn.say(unreadable_time(head, calendar, now, zone))
         return
-    if rhythm.next_run(zone_of(turn), turn.services.clock()) is None:
-        turn.say(calendar.in_the_past.format(time=describe(rhythm, calendar)))
+    if rhythm.next_run(zone, now) is None:
+        day = tomorrow(now, zone, calendar)
+        turn.say(calendar.in_the_past.format(time=describe(rhythm, calendar), tomorrow=day))
         return
     draft = await order.new_draft(turn, DraftKind.PLAN)
     chat = turn.origin.chat

@@ -17,10 +17,10 @@ from apscheduler.triggers.cron import CronTrigger
 
 from bot.core.turkish import fold
 
-__all__ = ["WEEKDAYS", "Rhythm", "next_runs", "read_rhythm"]
+__all__ = ["DAY_NAMES", "EVERY_DAY", "WEEKDAYS", "Rhythm", "next_runs", "read_rhythm"]
 
 # Folded day names (Turkish, then English) to CronTrigger's.
-_DAYS = {
+DAY_NAMES = {
     "pazartesi": "mon",
     "sali": "tue",
     "carsamba": "wed",
@@ -40,7 +40,7 @@ WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _TIME = r"(?P<hour>[01]?\d|2[0-3])[:.](?P<minute>[0-5]\d)"
 _ONCE = re.compile(rf"(?P<day>\d{{1,2}})\.(?P<month>\d{{1,2}})\.(?P<year>\d{{4}})\s+{_TIME}")
 _EVERY = re.compile(rf"(?:her|every)\s+(?P<days>.+?)\s+{_TIME}")
-_EVERY_DAY = frozenset({"gun", "day"})
+EVERY_DAY = frozenset({"gun", "day"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,9 +114,9 @@ def read_rhythm(text: str) -> Rhythm | None:
 
 def _weekdays(text: str) -> str | None:
     names = [name for name in re.split(r"[\s,]+|\bve\b|\band\b", text) if name]
-    if len(names) == 1 and names[0] in _EVERY_DAY:
+    if len(names) == 1 and names[0] in EVERY_DAY:
         return "*"
-    days = {_DAYS.get(name) for name in names}
+    days = {DAY_NAMES.get(name) for name in names}
     if not names or None in days:
         return None
     return ",".join(day for day in WEEKDAYS if day in days)

@@ -11,7 +11,7 @@ from bot.core.actions import SavePlan
 from bot.core.events import Press
 from bot.core.plans import targets as plan_targets
 from bot.core.plans.rhythm import Rhythm, next_runs
-from bot.core.plans.words import describe, local_time
+from bot.core.plans.words import describe, local_time, tomorrow
 from bot.core.richtext import Block, BulletList, Span, bold, paragraph
 from bot.core.screens import Button, Screen
 from bot.core.states import DraftKind, DraftStep
@@ -86,8 +86,10 @@ async def plan_saved(turn: Turn, action: SavePlan, press: Press) -> None:
             return turn.texts.stale_button
         first = Rhythm.decode(plan.rhythm).next_run(ZoneInfo(plan.time_zone), now)
         if first is None:
-            return turn.texts.calendar.in_the_past.format(
-                time=describe(Rhythm.decode(plan.rhythm), turn.texts.calendar)
+            calendar, zone = turn.texts.calendar, ZoneInfo(plan.time_zone)
+            return calendar.in_the_past.format(
+                time=describe(Rhythm.decode(plan.rhythm), calendar),
+                tomorrow=tomorrow(now, zone, calendar),
             )
         if not plans.save_plan(session, plan=plan, draft=draft, next_run_at=first):
             return turn.texts.stale_button

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.core.plans.rhythm import WEEKDAYS, Rhythm
 from bot.core.texts.calendar import CalendarTexts
 
-__all__ = ["describe", "local_time"]
+__all__ = ["describe", "examples", "local_time", "tomorrow"]
 
 
 def local_time(at: datetime, zone: ZoneInfo, texts: CalendarTexts) -> str:
@@ -25,3 +25,13 @@ def describe(rhythm: Rhythm, texts: CalendarTexts) -> str:
         return texts.every_day.format(time=time)
     names = [texts.day_names[WEEKDAYS.index(day)] for day in rhythm.days.split(",")]
     return texts.every_days.format(days=", ".join(names), time=time)
+
+
+def tomorrow(now: datetime, zone: ZoneInfo, texts: CalendarTexts) -> str:
+    """Tomorrow's date in the zone, for examples that still work when copied."""
+    return (now.astimezone(zone) + timedelta(days=1)).strftime(texts.date_format)
+
+
+def examples(now: datetime, zone: ZoneInfo, texts: CalendarTexts) -> str:
+    """How a plan is written, one example a line, dated from today."""
+    return texts.examples.format(tomorrow=tomorrow(now, zone, texts))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.core.texts.plurals import Counted
+
 __all__ = ["ENGLISH_CALENDAR", "TURKISH_CALENDAR", "CalendarTexts"]
 
 
@@ -16,6 +18,9 @@ class CalendarTexts:
     every_day: str
     every_days: str
     time_format: str
+    date_format: str
+    # How a plan is written; ``{tomorrow}`` is the date of tomorrow in the calendar's zone.
+    examples: str
     none_yet: str
     heading: str
     line: str
@@ -26,6 +31,9 @@ class CalendarTexts:
     # The target "this chat" named in the owner's private chat, where "this" would mislead.
     plan_chat: str
     bad_rhythm: str
+    # What is wrong with a time, by ``TimeMistake``; ``{part}`` is the part as typed.
+    mistakes: tuple[tuple[str, str], ...]
+    how_to_write: str
     in_the_past: str
     ask_titles: str
     summary_rhythm: str
@@ -35,12 +43,14 @@ class CalendarTexts:
     summary_titles: str
     summary_charged_when_run: str
     saved: str
+    cancelled: str
     button_pause: str
     button_resume: str
     button_delete: str
     paused_done: str
     resumed: str
     deleted: str
+    confirm_delete: str
     ask_target: str
     button_here: str
     # Why a run could not post to its channel or group, by ``PostingRefused``.
@@ -56,6 +66,10 @@ class CalendarTexts:
         """Why a run could not post to its target, in words."""
         return dict(self.refusals).get(code, code)
 
+    def mistake(self, code: str, part: str, tomorrow: str) -> str:
+        """What is wrong with a plan's time, in words."""
+        return dict(self.mistakes)[code].format(part=part, tomorrow=tomorrow)
+
     def reason(self, code: str | None) -> str:
         """Why a plan was paused, in words."""
         return dict(self.reasons).get(code or "", code or "")
@@ -66,12 +80,13 @@ TURKISH_CALENDAR = CalendarTexts(
     every_day="her gün {time}",
     every_days="her {days} {time}",
     time_format="%d.%m.%Y %H:%M",
-    none_yet=(
-        "Henüz planınız yok. Bir planı tek mesajla yazın, örneğin:\n"
-        "/takvim 27.11.2026 14:30: Birinci başlık; İkinci başlık\n"
+    date_format="%d.%m.%Y",
+    examples=(
+        "/takvim {tomorrow} 14:30: Birinci başlık; İkinci başlık\n"
         "/takvim her gün 09:00: Birinci başlık; İkinci başlık\n"
         "/takvim her pazartesi, perşembe 09:00: Birinci başlık; İkinci başlık"
     ),
+    none_yet="Henüz planınız yok. Bir planı tek mesajla yazın, örneğin:",
     heading="Planlarınız",
     line="{number}. {rhythm} — sonraki: {next} · kalan: {left} başlık · hedef: {target}",
     paused="Duraklatıldı ({reason})",
@@ -84,13 +99,22 @@ TURKISH_CALENDAR = CalendarTexts(
     ),
     here="bu sohbet",
     plan_chat="planı yazdığınız sohbet",
-    bad_rhythm=(
-        "Planın zamanını anlayamadım. Zamanı, ardından iki nokta ve başlıkları yazın, örneğin:\n"
-        "/takvim 27.11.2026 14:30: Birinci başlık; İkinci başlık\n"
-        "/takvim her gün 09:00: ...\n"
-        "/takvim her pazartesi, perşembe 09:00: ..."
+    bad_rhythm="Planın zamanını anlayamadım.",
+    mistakes=(
+        ("date", "{part} diye bir tarih yok (gün.ay.yıl yazın, örneğin {tomorrow})."),
+        ("hour", "{part} olmaz: saat 00 ile 23 arasında olmalı (gece yarısı 00:00)."),
+        ("minute", "{part} olmaz: dakika 00 ile 59 arasında olmalı."),
+        ("digits", "{part} olmaz: dakikayı iki haneyle yazın, örneğin 09:05."),
+        (
+            "day",
+            "“{part}” bir gün adı değil: pazartesi, salı, çarşamba, perşembe, cuma, "
+            "cumartesi, pazar ya da her gün yazın.",
+        ),
+        ("no_time", "“{part}” içinde saat yok: saati 09:00 gibi yazın."),
+        ("no_day", "{part} hangi gün? Önüne bir tarih ({tomorrow}) ya da “her gün” yazın."),
     ),
-    in_the_past="Bu zaman geçti ({time}). İleri bir zaman yazın.",
+    how_to_write="Zamanı, ardından iki nokta ve başlıkları yazın, örneğin:",
+    in_the_past="Bu zaman geçti ({time}). İleri bir zaman yazın, örneğin {tomorrow} 09:00.",
     ask_titles=(
         "Planın başlıklarını yazın: alt alta ya da ; ile ayırarak (en çok {limit}), "
         "ya da bir .txt/.csv dosyası gönderin."
@@ -104,12 +128,14 @@ TURKISH_CALENDAR = CalendarTexts(
         "Şimdi ücret alınmaz: her sipariş, çalıştığı anda bakiyenizden ücretlendirilir."
     ),
     saved="Plan kaydedildi. Sonraki çalışma: {next}. Planlarınız: /takvim",
+    cancelled="Plan iptal edildi; kaydedilmedi.",
     button_pause="⏸ Duraklat {number}",
     button_resume="▶ Sürdür {number}",
     button_delete="🗑 Sil {number}",
     paused_done="Plan duraklatıldı.",
     resumed="Plan sürüyor. Sonraki çalışma: {next}.",
     deleted="Plan silindi.",
+    confirm_delete="{number}. plan silinsin mi? {rhythm} · kalan: {left} başlık",
     ask_target="Makaleler nereye gönderilsin?",
     button_here="Bu sohbet",
     refusals=(
@@ -142,14 +168,18 @@ ENGLISH_CALENDAR = CalendarTexts(
     every_day="every day {time}",
     every_days="every {days} {time}",
     time_format="%d.%m.%Y %H:%M",
-    none_yet=(
-        "You have no plans yet. Write one in one message, for example:\n"
-        "/takvim 27.11.2026 14:30: First title; Second title\n"
+    date_format="%d.%m.%Y",
+    examples=(
+        "/takvim {tomorrow} 14:30: First title; Second title\n"
         "/takvim every day 09:00: First title; Second title\n"
         "/takvim every monday, thursday 09:00: First title; Second title"
     ),
+    none_yet="You have no plans yet. Write one in one message, for example:",
     heading="Your plans",
-    line="{number}. {rhythm} — next: {next} · left: {left} titles · target: {target}",
+    line=Counted(
+        "{number}. {rhythm} — next: {next} · left: {left} [title|titles] · target: {target}",
+        by="left",
+    ),
     paused="Paused ({reason})",
     reasons=(
         ("user", "by you"),
@@ -160,13 +190,22 @@ ENGLISH_CALENDAR = CalendarTexts(
     ),
     here="this chat",
     plan_chat="the chat you wrote the plan in",
-    bad_rhythm=(
-        "I could not read the plan's time. Write the time, then a colon and the titles, e.g.:\n"
-        "/takvim 27.11.2026 14:30: First title; Second title\n"
-        "/takvim every day 09:00: ...\n"
-        "/takvim every monday, thursday 09:00: ..."
+    bad_rhythm="I could not read the plan's time.",
+    mistakes=(
+        ("date", "There is no date {part} (write day.month.year, e.g. {tomorrow})."),
+        ("hour", "{part} cannot be: the hour runs from 00 to 23 (midnight is 00:00)."),
+        ("minute", "{part} cannot be: the minute runs from 00 to 59."),
+        ("digits", "{part} cannot be: write the minute with two digits, e.g. 09:05."),
+        (
+            "day",
+            "“{part}” is not a day: write monday, tuesday, wednesday, thursday, friday, "
+            "saturday, sunday or every day.",
+        ),
+        ("no_time", "“{part}” has no time in it: write the time like 09:00."),
+        ("no_day", "{part} on which day? Put a date ({tomorrow}) or “every day” before it."),
     ),
-    in_the_past="That time has passed ({time}). Write a time ahead.",
+    how_to_write="Write the time, then a colon and the titles, e.g.:",
+    in_the_past="That time has passed ({time}). Write a time ahead, e.g. {tomorrow} 09:00.",
     ask_titles=(
         "Write the plan's titles: one per line or separated by ; (at most {limit}), "
         "or send a .txt/.csv file."
@@ -174,18 +213,22 @@ ENGLISH_CALENDAR = CalendarTexts(
     summary_rhythm="Time",
     summary_runs="Runs",
     summary_target="Target",
-    summary_more_runs="… and {count} more runs",
-    summary_titles="{count} titles",
+    summary_more_runs=Counted("… and {count} more [run|runs]"),
+    summary_titles=Counted("{count} [title|titles]"),
     summary_charged_when_run=(
         "Nothing is charged now: each order is charged to your balance when it runs."
     ),
     saved="Plan saved. Next run: {next}. Your plans: /takvim",
+    cancelled="Plan cancelled; it was not saved.",
     button_pause="⏸ Pause {number}",
     button_resume="▶ Resume {number}",
     button_delete="🗑 Delete {number}",
     paused_done="Plan paused.",
     resumed="Plan resumed. Next run: {next}.",
     deleted="Plan deleted.",
+    confirm_delete=Counted(
+        "Delete plan {number}? {rhythm} · left: {left} [title|titles]", by="left"
+    ),
     ask_target="Where should the articles go?",
     button_here="This chat",
     refusals=(
@@ -197,9 +240,9 @@ ENGLISH_CALENDAR = CalendarTexts(
     ),
     run_placed="Calendar ({time}): {placed}",
     run_placed_to="Calendar ({time}) → {target}: {placed}",
-    run_low_balance=(
+    run_low_balance=Counted(
         "Your plan's order of {time} was not placed: your balance ({balance}) does not pay "
-        "for its {count} titles ({cost}). Nothing was charged and the plan is paused; "
+        "for its {count} [title|titles] ({cost}). Nothing was charged and the plan is paused; "
         "resume it with /takvim once you have topped up."
     ),
     run_skipped=(

@@ -27,6 +27,8 @@ class Texts:
     money_marks: str
     # Names by id where this language differs from the service's Turkish ones.
     tone_names: tuple[tuple[int, str], ...]
+    # This language's own descriptions of the tones by id; None keeps the service's (Turkish).
+    tone_descriptions: tuple[tuple[int, str], ...] | None
     size_names: tuple[tuple[int, str], ...]
     # The service's Turkish time units, each with this language's singular and plural.
     duration_units: tuple[tuple[str, str, str], ...]
@@ -98,7 +100,7 @@ class Texts:
     order_cannot_cancel: str
     ask_bulk_titles: str
     ask_bulk_titles_lines: str
-    bulk_bad_lines: str
+    bulk_no_titles: str
     file_wrong_kind: str
     file_too_large: str
     file_unreadable: str
@@ -206,6 +208,7 @@ class Texts:
 
     # The terminal chat.
     choose_by_number: str
+    choose_the_number: str
     shell_waiting: str
     shell_goodbye: str
     shell_file_missing: str
@@ -228,6 +231,9 @@ class Texts:
     clients_full: str
     client_added: str
     client_removed: str
+    confirm_remove_client: str
+    button_yes_remove: str
+    button_keep: str
     client_pick_default_tone: str
     client_pick_default_size: str
     client_defaults_saved: str
@@ -270,6 +276,12 @@ class Texts:
     def tone_name(self, tone: Tone) -> str:
         """The tone's name in this language."""
         return dict(self.tone_names).get(tone.id, tone.name)
+
+    def tone_description(self, tone: Tone) -> str:
+        """What the tone is like, in this language; empty where only the service's would say."""
+        if self.tone_descriptions is None:
+            return tone.description
+        return dict(self.tone_descriptions).get(tone.id, "")
 
     def size_name(self, size: Size) -> str:
         """The size's name in this language."""

@@ -6,6 +6,7 @@ from bot.core.money import ENGLISH_MARKS
 from bot.core.texts.calendar import ENGLISH_CALENDAR
 from bot.core.texts.catalog import Texts
 from bot.core.texts.login_page import ENGLISH_LOGIN_PAGE
+from bot.core.texts.plurals import Counted
 
 __all__ = ["ENGLISH"]
 
@@ -18,6 +19,14 @@ ENGLISH = Texts(
         (3, "Educational"),
         (4, "Persuasive"),
         (5, "Creative"),
+    ),
+    # The service describes its tones in Turkish; these say the same in English.
+    tone_descriptions=(
+        (1, "Formal, technical language"),
+        (2, "Warm, personal language"),
+        (3, "Instructive, explanatory language"),
+        (4, "Sales-minded, motivating language"),
+        (5, "Artistic, original language"),
     ),
     size_names=((1, "Short"), (2, "Medium"), (3, "Long"), (4, "Very long")),
     duration_units=(
@@ -98,8 +107,11 @@ ENGLISH = Texts(
         "Order placed: {title}. Estimated time: {estimate}. Cost: {cost}. "
         "I will post it here when it is ready."
     ),
-    bulk_placed="{count} articles ordered. Total cost: {cost}. They will arrive here as they finish.",
-    bulk_placed_away="{count} articles ordered. Total cost: {cost}.",
+    bulk_placed=Counted(
+        "{count} [article|articles] ordered. Total cost: {cost}. "
+        "[It|They] will arrive here as [it finishes|they finish]."
+    ),
+    bulk_placed_away=Counted("{count} [article|articles] ordered. Total cost: {cost}."),
     bulk_partly_placed="{count} of {total} articles ordered ({cost}). The rest failed: {reason}",
     order_titles_refused="Titles the service refused were skipped, not charged: {titles} ({reason})",
     order_insufficient="Your balance is too low: {required} needed, {current} available.",
@@ -128,14 +140,17 @@ ENGLISH = Texts(
         "Type the titles, one per line (at most {limit}); leave an empty line to finish. "
         "On one line, separate them with ; instead."
     ),
-    bulk_bad_lines="These lines need 10-255 characters: {lines}. Fix the list and send it again.",
+    bulk_no_titles=(
+        "The list has no title to order. Type titles of 10-255 characters, one per line "
+        "or separated by ;."
+    ),
     file_wrong_kind="Send the titles in a .txt or .csv file.",
     file_too_large="The file is larger than 1 MB; nothing was ordered.",
     file_unreadable="The file could not be read: it must be plain text (.txt) or CSV (.csv). Nothing was ordered.",
     file_no_titles="The file has no title that can be ordered.",
     file_too_many="The file has more than {limit} titles; you can send at most {limit}. Nothing was ordered.",
     file_refused_titles="Titles left out ({count})",
-    file_refused_more="and {count} more titles",
+    file_refused_more=Counted("and {count} more [title|titles]"),
     file_title_short="too short (at least 10 characters)",
     file_title_long="too long (at most 255 characters)",
     file_title_duplicate="already in the list",
@@ -146,7 +161,7 @@ ENGLISH = Texts(
     spending_header="Your spending",
     spending_this_month="This month: {amount}",
     spending_last_month="Last month: {amount}",
-    spending_size_line="{size}: {count} articles",
+    spending_size_line=Counted("{size}: {count} [article|articles]"),
     spending_average="Average per article: {amount}",
     spending_none="You have no charged orders yet.",
     low_balance="Note: your balance ({balance}) will not cover your next {size} article ({cost}).",
@@ -158,9 +173,9 @@ ENGLISH = Texts(
     button_zip_recent="📦 Last 30 days (.zip)",
     zip_page_name="articles-page-{page}.zip",
     zip_recent_name="articles-last-30-days-{date}.zip",
-    zip_preparing="Archiving {count} articles…",
-    zip_caption="{count} articles, each as .md and .html",
-    zip_left_out="{count} articles without a date were left out.",
+    zip_preparing=Counted("Archiving {count} [article|articles]…"),
+    zip_caption=Counted("{count} [article|articles], each as .md and .html"),
+    zip_left_out=Counted("{count} [article|articles] without a date [was|were] left out."),
     zip_nothing="You have no finished articles in this range.",
     zip_too_large="The archive is over 50 MB; download the articles page by page.",
     button_order_again="Order again",
@@ -177,7 +192,7 @@ ENGLISH = Texts(
     topic_bad="A topic needs 2-255 characters. Type it again, or /iptal.",
     topic_added="Topic added: {topic}",
     # Finding and sharing articles: /makalelerim with a word, Telegram's inline mode.
-    search_found="Found {count} articles for “{query}”.",
+    search_found=Counted("Found {count} [article|articles] for “{query}”."),
     search_first_shown="Showing the first {shown}; add another word to narrow it down.",
     search_nothing="Nothing found for “{query}”.",
     search_hint="Try another word of the title; for all your articles, type just /makalelerim.",
@@ -226,7 +241,11 @@ ENGLISH = Texts(
     service_confused="The article service sent an unexpected answer. Please try again later.",
     something_broke="Something went wrong. Please try again.",
     not_allowed="Sorry, you may not use this bot. Please ask the team that runs it for access.",
-    alert_upstream_down="The article service has been unreachable for {minutes} minutes. Last error: {detail}",
+    alert_upstream_down=Counted(
+        "The article service has been unreachable for {minutes} [minute|minutes]. "
+        "Last error: {detail}",
+        by="minutes",
+    ),
     alert_undelivered="A paid article could not be delivered (job {detail}).",
     alert_order_unconfirmed="An order whose outcome could not be confirmed was reported to its user ({detail}).",
     alert_login_guard=(
@@ -244,7 +263,8 @@ ENGLISH = Texts(
     ),
     status_none="none",
     choose_by_number="Type a number from {first} to {last}, or the name of a choice.",
-    shell_waiting="Waiting for {count} article(s); press Ctrl-C again to quit.",
+    choose_the_number="Type {number}, or the name of the choice.",
+    shell_waiting=Counted("Waiting for {count} [article|articles]; press Ctrl-C again to quit."),
     shell_goodbye="Goodbye!",
     home_intro=(
         "Makale Bot orders SEO articles with your account at the article service. Log in to start."
@@ -269,6 +289,9 @@ ENGLISH = Texts(
     ),
     client_added="{name} added. Set a default tone and size with /musteriler.",
     client_removed="{name} removed; its past orders keep its name.",
+    confirm_remove_client="Remove {name}? Its past orders keep its name; its plans are paused.",
+    button_yes_remove="Yes, remove",
+    button_keep="Keep",
     client_pick_default_tone="Choose the default tone for {name}.",
     client_pick_default_size="Choose the default size for {name}.",
     client_defaults_saved="Defaults for {name}: {choices}.",

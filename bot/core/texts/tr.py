@@ -13,6 +13,7 @@ TURKISH = Texts(
     language_name="Türkçe",
     money_marks=TURKISH_MARKS,
     tone_names=(),
+    tone_descriptions=None,
     size_names=(),
     duration_units=(),
     help_intro=(
@@ -125,7 +126,10 @@ TURKISH = Texts(
         "Başlıkları her satıra bir tane yazın (en çok {limit}); bitirmek için boş bir satır "
         "bırakın. Tek satırda aralarına ; de koyabilirsiniz."
     ),
-    bulk_bad_lines="Şu satırlar 10-255 karakter olmalı: {lines}. Listeyi düzeltip yeniden yazın.",
+    bulk_no_titles=(
+        "Listede sipariş edilebilecek başlık yok. 10-255 karakterlik başlıkları her satıra "
+        "bir tane ya da aralarına ; koyarak yazın."
+    ),
     file_wrong_kind="Başlıkları bir .txt ya da .csv dosyasıyla gönderin.",
     file_too_large="Dosya 1 MB'tan büyük; hiçbir şey sipariş edilmedi.",
     file_unreadable="Dosya okunamadı: düz metin (.txt) ya da CSV (.csv) olmalı. Hiçbir şey sipariş edilmedi.",
@@ -249,6 +253,7 @@ TURKISH = Texts(
     ),
     status_none="yok",
     choose_by_number="{first}–{last} arasından bir numara ya da seçeneğin adını yazın.",
+    choose_the_number="{number} ya da seçeneğin adını yazın.",
     shell_waiting="{count} makale bekleniyor; çıkmak için tekrar Ctrl-C.",
     shell_goodbye="Görüşmek üzere!",
     shell_file_missing="Dosya bulunamadı: {path}",
@@ -275,6 +280,11 @@ TURKISH = Texts(
     ),
     client_added="{name} eklendi. Varsayılan ton ve boyut için /musteriler.",
     client_removed="{name} silindi; geçmiş siparişleri onun adıyla kalır.",
+    confirm_remove_client=(
+        "{name} silinsin mi? Geçmiş siparişleri onun adıyla kalır; planları duraklatılır."
+    ),
+    button_yes_remove="Evet, sil",
+    button_keep="Vazgeç",
     client_pick_default_tone="{name} için varsayılan tonu seçin.",
     client_pick_default_size="{name} için varsayılan boyutu seçin.",
     client_defaults_saved="{name} için varsayılanlar: {choices}.",
