@@ -24,9 +24,11 @@ __all__ = [
     "ClientArticles",
     "ClientDefaults",
     "ClientSearch",
+    "ClientSite",
     "ClientSize",
     "ClientTone",
     "Confirm",
+    "ConnectSite",
     "ExportArticles",
     "OpenArticle",
     "OrderAgain",
@@ -37,7 +39,9 @@ __all__ = [
     "PickTarget",
     "PickTone",
     "PlanAction",
+    "PublishDraft",
     "RemoveClient",
+    "RemoveSite",
     "SavePlan",
     "ShowPage",
     "SpendingCsv",
@@ -235,6 +239,34 @@ class RemoveClient(_OnClient):
 
 
 @dataclass(frozen=True, slots=True)
+class ClientSite(_OnClient):
+    """Show a client's WordPress site with change and remove, or ask for one."""
+
+    code: ClassVar[str] = "cw"
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectSite(_OnClient):
+    """Ask for the address, username and application password of a client's site."""
+
+    code: ClassVar[str] = "cn"
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveSite(_OnClient):
+    """Forget a client's site and its application password."""
+
+    code: ClassVar[str] = "cx"
+
+
+@dataclass(frozen=True, slots=True)
+class PublishDraft(_OnArticle):
+    """Write a finished article of the owner as a draft post on its client's site."""
+
+    code: ClassVar[str] = "wp"
+
+
+@dataclass(frozen=True, slots=True)
 class ClientArticles(OwnedAction):
     """Show a page of the owner's article list narrowed to one client."""
 
@@ -357,6 +389,10 @@ Action = (
     | ClientTone
     | ClientSize
     | SpendingCsv
+    | ClientSite
+    | ConnectSite
+    | RemoveSite
+    | PublishDraft
 )
 _KINDS: dict[str, type[ButtonAction]] = {
     kind.code: kind
@@ -385,6 +421,10 @@ _KINDS: dict[str, type[ButtonAction]] = {
         ClientTone,
         ClientSize,
         SpendingCsv,
+        ClientSite,
+        ConnectSite,
+        RemoveSite,
+        PublishDraft,
     )
 }
 

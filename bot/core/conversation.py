@@ -53,6 +53,7 @@ from bot.core.dialogs import (
     order,
     reorder,
     shared,
+    sites,
     spending,
     status,
     topic,
@@ -347,7 +348,7 @@ async def _answering(turn: Turn, what: str, work: Awaitable[T]) -> T | None:
 async def _dispatch(turn: Turn, event: Event) -> None:
     match event:
         case Command(name=name, message_id=message_id):
-            if turn.user.awaiting is Awaiting.PASSWORD:
+            if turn.user.awaiting in (Awaiting.PASSWORD, Awaiting.SITE_PASSWORD):
                 # It may be the password itself, typed with a leading slash.
                 await turn.delete(message_id)
             # A command ends whatever input was awaited, then runs.
@@ -439,8 +440,7 @@ async def _pressed_for_clients(turn: Turn, action: Action | None, press: Press) 
         case SpendingCsv() as action:
             await spending.csv_pressed(turn, action, press)
         case _:
-            # Stale, foreign or tampered data: a notice, and nothing else happens.
-            turn.notice(turn.texts.stale_button)
+            await sites.site_pressed(turn, action, press)
 
 
 COMMANDS: dict[str, CommandHandler] = {
@@ -471,4 +471,7 @@ REPLIES: dict[Awaiting, ReplyHandler] = {
     Awaiting.TOPIC: topic.topic_entered,
     Awaiting.PLAN_TITLES: order.bulk_titles_entered,
     Awaiting.CLIENT_NAME: clients.client_name_entered,
+    Awaiting.SITE_URL: sites.site_url_entered,
+    Awaiting.SITE_USERNAME: sites.site_username_entered,
+    Awaiting.SITE_PASSWORD: sites.site_password_entered,
 }

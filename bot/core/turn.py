@@ -18,6 +18,7 @@ from bot.core.delivery import Outbox
 from bot.core.events import Origin
 from bot.core.operations import Operations
 from bot.core.ports import MessengerError
+from bot.core.publishing.client_sites import ClientSites
 from bot.core.richtext import Block, paragraph
 from bot.core.screens import Button, Delete, Edit, Effect, Notice, Screen, Send
 from bot.core.states import Awaiting
@@ -50,6 +51,8 @@ class CoreServices:
     default_language: str = "tr"
     # Where dates and months are counted (BOT_TIMEZONE).
     zone: tzinfo = DEFAULT_ZONE
+    # Clients' WordPress sites; None where a bot is wired without them.
+    sites: ClientSites | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from decimal import Decimal
 from bot.api import Size, Tone
 from bot.core.money import format_tl
 from bot.core.texts.calendar import CalendarTexts
+from bot.core.texts.sites import SiteTexts
 from bot.core.turkish import fold
 
 __all__ = ["Texts"]
@@ -258,6 +259,8 @@ class Texts:
 
     # The content calendar (/takvim).
     calendar: CalendarTexts
+    # Clients' WordPress sites.
+    sites: SiteTexts
 
     def money(self, amount: Decimal) -> str:
         """An amount of Turkish lira written this language's way."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.core.money import ENGLISH_MARKS
 from bot.core.texts.calendar import ENGLISH_CALENDAR
 from bot.core.texts.catalog import Texts
+from bot.core.texts.sites import ENGLISH_SITES
 
 __all__ = ["ENGLISH"]
 
@@ -299,4 +300,5 @@ ENGLISH = Texts(
     card_bands=("very easy", "easy", "moderate", "hard", "very hard"),
     card_title_words="Title words: {words}",
     calendar=ENGLISH_CALENDAR,
+    sites=ENGLISH_SITES,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.core.money import TURKISH_MARKS
 from bot.core.texts.calendar import TURKISH_CALENDAR
 from bot.core.texts.catalog import Texts
+from bot.core.texts.sites import TURKISH_SITES
 
 __all__ = ["TURKISH"]
 
@@ -305,4 +306,5 @@ TURKISH = Texts(
     card_bands=("çok kolay", "kolay", "orta güçlükte", "zor", "çok zor"),
     card_title_words="Başlığın kelimeleri: {words}",
     calendar=TURKISH_CALENDAR,
+    sites=TURKISH_SITES,
 )
