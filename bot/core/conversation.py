@@ -66,6 +66,7 @@ from bot.core.events import (
     OrderForm,
     Origin,
     Press,
+    SiteForm,
     Text,
     Unsupported,
     Upload,
@@ -373,6 +374,8 @@ async def _dispatch(turn: Turn, event: Event) -> None:
             await login.login_submitted(turn, event)
         case OrderForm():
             await order.form_submitted(turn, event)
+        case SiteForm():
+            await sites.site_form_submitted(turn, event)
         case Upload():
             await order.file_sent(turn, event)
         case Unsupported():

@@ -11,7 +11,7 @@ from decimal import Decimal
 import pytest
 from sqlmodel import select
 
-from bot.core.events import Press
+from bot.core.events import Press, SiteForm
 from bot.core.screens import Button, Delete, Send
 from storage.models import ClientSite, Job
 from tests.dialog_harness import Chat, Harness, labels, scripted, texts
@@ -51,7 +51,12 @@ async def client_chat(h: Harness) -> Chat:
 
 async def connect(chat: Chat, url: str, username: str, password: str) -> list[object]:
     await chat.say("/musteriler")
-    assert "adresini yazın" in texts(await chat.press(f"Web sitesi · {CLIENT}"))
+    shown = await chat.press(f"Web sitesi · {CLIENT}")
+    if "bağlı bir WordPress sitesi yok" in texts(shown):
+        assert labels(shown) == ["Siteyi bağla"]
+        assert "adresini yazın" in texts(await chat.press("Siteyi bağla"))
+    else:
+        assert "adresini yazın" in texts(await chat.press("Siteyi değiştir"))
     assert "kullanıcı adını" in texts(await chat.say(url))
     asked = await chat.say(username)
     assert any(isinstance(e, Send) and e.screen.secret_input for e in asked)
@@ -103,6 +108,7 @@ async def test_a_bad_address_is_asked_again(h: Harness) -> None:
     chat = await client_chat(h)
     await chat.say("/musteriler")
     await chat.press(f"Web sitesi · {CLIENT}")
+    await chat.press("Siteyi bağla")
     assert "web adresi değil" in texts(await chat.say("iki kelime"))
     assert "kullanıcı adını" in texts(await chat.say("ornek.com"))
 
@@ -171,3 +177,15 @@ async def test_an_article_without_a_site_has_no_publish_button(
     chat = await client_chat(h)
     await delivered(h, chat, upstream)
     assert [b.label for b in delivered_buttons(h)] == ["Tekrar sipariş", "Başka ton"]
+
+
+async def test_a_site_form_connects_in_one_step(h: Harness, wordpress: FakeWordPress) -> None:
+    chat = await client_chat(h)
+    await chat.say("/musteriler")
+    client_id = int(chat.find(f"Web sitesi · {CLIENT}")[0].data.split("|")[-1])
+    bad = await chat.send(SiteForm(client_id, "iki kelime", "editor", "x"))
+    assert "web adresi değil" in texts(bad)
+    form = SiteForm(client_id, wordpress.base_url, wordpress.username, wordpress.app_password)
+    assert wordpress.app_password not in repr(form)
+    assert "Bağlandı: Örnek Blog" in texts(await chat.send(form))
+    assert len(stored_sites(h)) == 1

@@ -1,18 +1,19 @@
 """A client's WordPress site (``Web sitesi`` in /musteriler), and ``WordPress'e taslak``.
 
-The site is asked for in three messages: its address, the username, the application
-password; the last is deleted at once, checked against the site, and kept (encrypted) only
-when the site took it.
+The site is asked for in three messages (its address, the username, the application
+password, whose message is deleted at once), or in one Slack form; it is checked against
+the site and kept (encrypted) only when the site took it.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from bot.core.actions import Action, ClientSite, ConnectSite, PublishDraft, RemoveSite
 from bot.core.clients import Client
 from bot.core.dialogs.clients import live_client
-from bot.core.events import Press, Text
+from bot.core.events import Press, SiteForm, Text
 from bot.core.inputs import one_line
 from bot.core.publishing.client_sites import ClientSites, PostBusy
 from bot.core.publishing.errors import AppPasswordsOff, SiteError
@@ -24,6 +25,7 @@ from bot.core.turn import Turn, text_screen
 from storage import jobs
 
 __all__ = [
+    "site_form_submitted",
     "site_password_entered",
     "site_pressed",
     "site_problem",
@@ -69,21 +71,25 @@ async def _on_client(
         await _sites(turn).forget(turn.user_id, client.id)
         turn.replace(press.message_id, text_screen(texts.removed.format(client=client.name)))
         return
-    site = (
-        await _sites(turn).site(turn.user_id, client.id) if isinstance(action, ClientSite) else None
-    )
-    if site is None:
+    if isinstance(action, ConnectSite):
+        # Slack opens its form for this button instead; the other chats ask three questions.
         await turn.expect(Awaiting.SITE_URL, context=_context(client.id))
         turn.replace(press.message_id, text_screen(texts.ask_url.format(client=client.name)))
         return
-    shown = texts.shown.format(
-        client=client.name, name=site.name, url=site.url, username=site.username
+    site = await _sites(turn).site(turn.user_id, client.id)
+    connect = Button(texts.button_connect, ConnectSite(turn.user_id, client.id).encode())
+    if site is None:
+        shown = text_screen(texts.none.format(client=client.name))
+        turn.replace(press.message_id, Screen(shown.blocks, ((connect,),)))
+        return
+    shown = text_screen(
+        texts.shown.format(client=client.name, name=site.name, url=site.url, username=site.username)
     )
     buttons = (
-        Button(texts.button_change, ConnectSite(turn.user_id, client.id).encode()),
+        replace(connect, label=texts.button_change),
         Button(texts.button_remove, RemoveSite(turn.user_id, client.id).encode()),
     )
-    turn.replace(press.message_id, Screen(text_screen(shown).blocks, (buttons,)))
+    turn.replace(press.message_id, Screen(shown.blocks, (buttons,)))
 
 
 def _context(client_id: int, url: str = "", username: str = "") -> str:
@@ -135,16 +141,39 @@ async def site_password_entered(turn: Turn, text: Text) -> None:
         turn.say(turn.texts.login_private_only)
         return
     client = await live_client(turn, client_id)
-    if client is None or not address:
+    if client is not None and address:
+        await _connect(turn, client, address, username, text.text.strip())
+
+
+async def site_form_submitted(turn: Turn, form: SiteForm) -> None:
+    """Check the three fields of a site's form against the site, and keep them if it passed."""
+    await turn.expect(None)
+    client = await live_client(turn, form.client)
+    if client is None:
         return
+    address = site_address(one_line(form.url))
+    username = one_line(form.username)
+    if address is None or len(address) > URL_MAX:
+        turn.say(turn.texts.sites.bad_url, buttons=(_again(turn, form.client),))
+    elif not 1 <= len(username) <= USERNAME_MAX:
+        turn.say(turn.texts.sites.bad_username, buttons=(_again(turn, form.client),))
+    else:
+        await _connect(turn, client, address, username, form.app_password.strip())
+
+
+def _again(turn: Turn, client_id: int) -> tuple[Button, ...]:
+    return (Button(turn.texts.sites.button_change, ConnectSite(turn.user_id, client_id).encode()),)
+
+
+async def _connect(turn: Turn, client: Client, address: str, username: str, password: str) -> None:
+    """Keep the site once it took the password; else say why, with a button to try again."""
+    assert client.id is not None
     texts = turn.texts.sites
     await turn.progress(texts.checking)
-    creds = SiteCredentials(address, username, text.text.strip())
     try:
-        name = await _sites(turn).connect(client_id, creds)
+        name = await _sites(turn).connect(client.id, SiteCredentials(address, username, password))
     except SiteError as err:
-        again = Button(texts.button_change, ConnectSite(turn.user_id, client_id).encode())
-        turn.say(site_problem(turn.texts, err, address), buttons=((again,),))
+        turn.say(site_problem(turn.texts, err, address), buttons=(_again(turn, client.id),))
         return
     turn.say(texts.connected.format(name=name, client=client.name))
 

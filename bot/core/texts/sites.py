@@ -12,6 +12,7 @@ class SiteTexts:
     """Every text of clients' sites, in one language; each diagnosis says what to do."""
 
     button_site: str
+    button_connect: str
     button_change: str
     button_remove: str
     button_publish: str
@@ -35,6 +36,12 @@ class SiteTexts:
     # Application passwords absent on an http:// address: https is named too.
     app_passwords_off_http: str
     unknown_problem: str
+    # Slack's form of a site (a modal title is at most 24 characters).
+    form_title: str
+    form_url: str
+    form_username: str
+    form_password: str
+    form_submit: str
 
     def diagnosis(self, kind: str) -> str:
         """What to tell the user for a diagnosis."""
@@ -43,6 +50,7 @@ class SiteTexts:
 
 TURKISH_SITES = SiteTexts(
     button_site="Web sitesi",
+    button_connect="Siteyi bağla",
     button_change="Siteyi değiştir",
     button_remove="Siteyi kaldır",
     button_publish="WordPress'e taslak",
@@ -65,7 +73,7 @@ TURKISH_SITES = SiteTexts(
     checking="Site kontrol ediliyor…",
     connected="Bağlandı: {name}. {client} için makaleler bu siteye taslak olarak gönderilebilir.",
     removed="{client} için site kaldırıldı; uygulama şifresi silindi.",
-    none="{client} için bağlı bir site yok. /musteriler › Web sitesi ile bağlayın.",
+    none="{client} için bağlı bir WordPress sitesi yok.",
     publishing="WordPress'e gönderiliyor…",
     published="WordPress'te taslak hazır: {title}\nDüzenle: {edit_link}",
     busy="Bu makale şu anda siteye gönderiliyor; birazdan tekrar deneyin.",
@@ -132,10 +140,16 @@ TURKISH_SITES = SiteTexts(
         "olabilir."
     ),
     unknown_problem="Site beklenmedik bir yanıt verdi. Biraz sonra tekrar deneyin.",
+    form_title="WordPress sitesi",
+    form_url="Sitenin adresi",
+    form_username="WordPress kullanıcı adı",
+    form_password="Uygulama şifresi",
+    form_submit="Bağlan",
 )
 
 ENGLISH_SITES = SiteTexts(
     button_site="Website",
+    button_connect="Connect site",
     button_change="Change site",
     button_remove="Remove site",
     button_publish="WordPress draft",
@@ -158,7 +172,7 @@ ENGLISH_SITES = SiteTexts(
     checking="Checking the site…",
     connected="Connected: {name}. Articles for {client} can now go to this site as drafts.",
     removed="The site of {client} was removed; its application password is deleted.",
-    none="{client} has no site connected. Connect one with /musteriler › Website.",
+    none="{client} has no WordPress site connected.",
     publishing="Sending to WordPress…",
     published="Draft ready on WordPress: {title}\nEdit: {edit_link}",
     busy="This article is being sent to the site right now; try again in a moment.",
@@ -225,4 +239,9 @@ ENGLISH_SITES = SiteTexts(
         "plugin may have switched them off."
     ),
     unknown_problem="The site gave an unexpected answer. Try again in a moment.",
+    form_title="WordPress site",
+    form_url="The site's address",
+    form_username="WordPress username",
+    form_password="Application password",
+    form_submit="Connect",
 )
