@@ -71,11 +71,16 @@ class WordPress:
         ).on(SiteUnreachable)
 
     async def check(self, creds: SiteCredentials) -> str:
-        """The site's name, once it has taken the username and application password."""
+        """The site's name, once it has taken the username and application password of a
+        user who may write posts."""
 
         async def once() -> str:
             root = await self._root(creds.url)
-            await self._call(root, creds, "GET", "/wp/v2/users/me", {"context": "edit"})
+            me = await self._call(root, creds, "GET", "/wp/v2/users/me", {"context": "edit"})
+            rights = me.get("capabilities") if isinstance(me, dict) else None
+            # The edit context lists the user's rights: a subscriber is told now, not at a post.
+            if isinstance(rights, dict) and not rights.get("edit_posts"):
+                raise NotAllowed("the user may not write posts", code="edit_posts")
             return root.name
 
         return await self._retried(once)

@@ -41,7 +41,15 @@ def _index(site: Site) -> dict[str, Any]:
 
 
 def _me(user: User) -> dict[str, Any]:
-    return {"id": user.id, "username": user.username, "name": user.username, "roles": [user.role]}
+    """The user in the edit context, which lists the user's capabilities."""
+    rights = {"read": True, "edit_posts": _may_edit(user), "publish_posts": _may_edit(user)}
+    return {
+        "id": user.id,
+        "username": user.username,
+        "name": user.username,
+        "roles": [user.role],
+        "capabilities": rights,
+    }
 
 
 def _denied(user: User | None, code: str, message: str) -> JSONResponse:
