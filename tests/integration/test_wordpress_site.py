@@ -97,7 +97,7 @@ async def test_a_write_whose_answer_was_lost_is_not_made_twice(
     wordpress: FakeWordPress,
 ) -> None:
     wordpress.site.lost_answers = 1
-    async with httpx.AsyncClient(timeout=0.3) as http:
+    async with httpx.AsyncClient(timeout=0.5) as http:
         adapter = WordPress(http, attempts=3, wait_initial=0.01, wait_max=0.02)
         published = await adapter.publish(creds_of(wordpress), post_draft(TITLE, ARTICLE), None)
     assert list(wordpress.site.posts) == [published.post_id]
