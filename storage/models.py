@@ -350,6 +350,8 @@ class Plan(SQLModel, table=True):
     target_title: str | None = Field(default=None, sa_type=String(255))
     # Whether the owner was offered their channels and groups for it.
     target_asked: bool = False
+    # Whether its articles also go to its client's site, as posts at the run's time.
+    to_site: bool = False
     paused_reason: str | None = Field(default=None, sa_type=String(32))
     next_run_at: datetime | None = Field(
         default=None, sa_column=_timestamp(nullable=True, index=True)

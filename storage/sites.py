@@ -13,11 +13,12 @@ from sqlmodel import Session, col, select
 
 from storage.crypto import TokenCipher, UndecryptableToken
 from storage.inserts import insert_if_absent
-from storage.models import Client, ClientSite, Job
+from storage.models import Client, ClientSite, Job, Plan, PlanRun, PlanStatus
 
 __all__ = [
     "StoredSite",
     "claim_post",
+    "due_planned_posts",
     "forget_site",
     "record_post",
     "reencrypt_all",
@@ -143,6 +144,26 @@ def claim_post(
     if result.rowcount != 1:
         return False, None
     return True, session.exec(select(Job.site_post_id).where(col(Job.id) == job_id)).one()
+
+
+def due_planned_posts(session: Session, *, now: datetime) -> list[tuple[Job, Plan, datetime]]:
+    """The finished articles of plans that publish to their client's site, not yet posted
+    there and not held by a claim: each with its plan and its run's time."""
+    free = or_(col(Job.site_claim_until).is_(None), col(Job.site_claim_until) <= now)
+    rows = session.exec(
+        select(Job, Plan, PlanRun.run_at)
+        .join(PlanRun, col(PlanRun.draft_id) == col(Job.draft_id))
+        .join(Plan, col(Plan.id) == col(PlanRun.plan_id))
+        .where(
+            col(Plan.to_site).is_(True),
+            col(Plan.status).in_((PlanStatus.ACTIVE, PlanStatus.DONE)),
+            col(Job.content).is_not(None),
+            col(Job.site_post_id).is_(None),
+            free,
+        )
+        .order_by(col(Job.id))
+    )
+    return [(job, plan, run_at) for job, plan, run_at in rows]
 
 
 def record_post(session: Session, *, job_id: int, post_id: int) -> None:

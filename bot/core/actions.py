@@ -35,6 +35,7 @@ __all__ = [
     "OtherTone",
     "OwnedAction",
     "PickClient",
+    "PickSite",
     "PickSize",
     "PickTarget",
     "PickTone",
@@ -344,6 +345,15 @@ class SavePlan(ButtonAction):
 
 
 @dataclass(frozen=True, slots=True)
+class PickSite(ButtonAction):
+    """Send a plan's articles to the chat it is made in and to its client's site."""
+
+    code: ClassVar[str] = "ts"
+    patterns = (_DRAFT_ID,)
+    draft_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class PickTarget(ButtonAction):
     """Choose where a plan's articles go: one of the owner's channels or groups, or (0) the
     chat the plan is made in."""
@@ -393,6 +403,7 @@ Action = (
     | ConnectSite
     | RemoveSite
     | PublishDraft
+    | PickSite
 )
 _KINDS: dict[str, type[ButtonAction]] = {
     kind.code: kind
@@ -425,6 +436,7 @@ _KINDS: dict[str, type[ButtonAction]] = {
         ConnectSite,
         RemoveSite,
         PublishDraft,
+        PickSite,
     )
 }
 

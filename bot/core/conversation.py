@@ -31,6 +31,7 @@ from bot.core.actions import (
     OtherTone,
     OwnedAction,
     PickClient,
+    PickSite,
     PickSize,
     PickTarget,
     PickTone,
@@ -415,7 +416,7 @@ async def _pressed(turn: Turn, press: Press, data: str) -> None:
             await order.choices_changed(turn, action, press)
         case SavePlan() as action:
             await plan_summary.plan_saved(turn, action, press)
-        case PickTarget() as action:
+        case PickTarget() | PickSite() as action:
             await plan_making.target_picked(turn, action, press)
         case PlanAction() as action:
             await plan_listing.plan_pressed(turn, action, press)

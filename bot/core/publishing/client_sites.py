@@ -3,7 +3,7 @@ there once, whoever presses and however often."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot.core.clock import Clock
 from bot.core.publishing.drafts import post_draft
@@ -64,15 +64,26 @@ class ClientSites:
             )
         )
 
+    async def hold(self, job: Job, until: datetime) -> None:
+        """Leave the job's post alone until ``until`` (a site that is down is tried later)."""
+        assert job.id is not None
+        job_id, user_id, now = job.id, job.chat_user_id, self._clock()
+        await self._db.run(
+            lambda s: sites.claim_post(s, job_id=job_id, user_id=user_id, now=now, until=until)
+        )
+
     async def forget(self, user_id: int, client_id: int) -> bool:
         """Remove the client's site; whether it had one."""
         return await self._db.run(
             lambda s: sites.forget_site(s, user_id=user_id, client_id=client_id)
         )
 
-    async def publish_draft(self, site: StoredSite, job: Job) -> PublishedPost:
-        """Write the job's article as a draft on the site: the post already written for it is
-        updated. Raises ``PostBusy`` while another press writes it, or the site's error."""
+    async def publish_draft(
+        self, site: StoredSite, job: Job, *, scheduled_at: datetime | None = None
+    ) -> PublishedPost:
+        """Write the job's article on the site, as a draft or (``scheduled_at``) a post at that
+        time: the post already written for it is updated. Raises ``PostBusy`` while another
+        writes it, or the site's error."""
         assert job.id is not None
         assert job.content is not None
         job_id, now = job.id, self._clock()
@@ -85,7 +96,8 @@ class ClientSites:
             raise PostBusy(job_id)
         creds = SiteCredentials(site.url, site.username, site.app_password)
         try:
-            post = await self._publisher.publish(creds, post_draft(job.title, job.content), known)
+            draft = post_draft(job.title, job.content, scheduled_at=scheduled_at)
+            post = await self._publisher.publish(creds, draft, known)
         except BaseException:
             await self._db.run(lambda s: sites.release_post(s, job_id=job_id))
             raise

@@ -36,6 +36,10 @@ class SiteTexts:
     # Application passwords absent on an http:// address: https is named too.
     app_passwords_off_http: str
     unknown_problem: str
+    # A plan whose articles go to its client's site too.
+    plan_target: str
+    plan_published: str
+    plan_paused: str
     # Slack's form of a site (a modal title is at most 24 characters).
     form_title: str
     form_url: str
@@ -140,6 +144,12 @@ TURKISH_SITES = SiteTexts(
         "olabilir."
     ),
     unknown_problem="Site beklenmedik bir yanıt verdi. Biraz sonra tekrar deneyin.",
+    plan_target="{target} ve {site} sitesi",
+    plan_published="Takvim: “{title}” {site} sitesine gönderildi: {link}\nDüzenle: {edit_link}",
+    plan_paused=(
+        "Takvim durduruldu: “{title}” {site} sitesine gönderilemedi. {problem} "
+        "Sonra planı /takvim ile sürdürün; makale kaybolmaz."
+    ),
     form_title="WordPress sitesi",
     form_url="Sitenin adresi",
     form_username="WordPress kullanıcı adı",
@@ -239,6 +249,12 @@ ENGLISH_SITES = SiteTexts(
         "plugin may have switched them off."
     ),
     unknown_problem="The site gave an unexpected answer. Try again in a moment.",
+    plan_target="{target} and the site {site}",
+    plan_published="Calendar: “{title}” went to {site}: {link}\nEdit: {edit_link}",
+    plan_paused=(
+        "Calendar paused: “{title}” could not go to {site}. {problem} "
+        "Then resume the plan with /takvim; the article is not lost."
+    ),
     form_title="WordPress site",
     form_url="The site's address",
     form_username="WordPress username",

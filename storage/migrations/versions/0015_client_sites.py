@@ -1,5 +1,6 @@
-"""ClientSite: a client's WordPress site with its application password, encrypted; and on
-Job, the article's post there and the claim of the press writing it.
+"""ClientSite: a client's WordPress site with its application password, encrypted; on Job,
+the article's post there and the claim of the one writing it; on Plan, whether its articles
+go to its client's site too.
 
 Revision ID: 0015
 Revises: 0012
@@ -42,10 +43,16 @@ def upgrade() -> None:
         batch_op.add_column(
             sa.Column("site_claim_until", sa.DateTime(timezone=True), nullable=True)
         )
+    with op.batch_alter_table("plan") as batch_op:
+        batch_op.add_column(
+            sa.Column("to_site", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
 
 
 def downgrade() -> None:
     """Undo this revision."""
+    with op.batch_alter_table("plan") as batch_op:
+        batch_op.drop_column("to_site")
     with op.batch_alter_table("job") as batch_op:
         batch_op.drop_column("site_claim_until")
         batch_op.drop_column("site_post_id")
