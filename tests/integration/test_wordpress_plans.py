@@ -10,8 +10,10 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
+import stamina
 from sqlmodel import select
 
+from bot.core.plans.posts import RETRY
 from storage.models import Job
 from tests.dialog_harness import Chat, Harness, labels, scripted, texts
 from tests.fake_upstream import FakeUpstream
@@ -98,3 +100,28 @@ async def test_a_site_that_refuses_pauses_the_plan_and_says_why(
     assert len(told) == 1
     assert "kabul etmedi" in told[0]
     assert "site yazıyı almadı" in texts(await chat.say("/takvim"))
+
+
+async def test_a_site_that_is_down_is_tried_again_later(
+    h: Harness, upstream: FakeUpstream, wordpress: FakeWordPress
+) -> None:
+    chat = await client_chat(h)
+    await connect(chat, wordpress.base_url, wordpress.username, wordpress.app_password)
+    job, _ = await planned_and_finished(h, chat, upstream)
+    wordpress.site.faults = [503] * 3
+
+    # One attempt a call: the adapter's own backoff is tested with the adapter.
+    with stamina.set_testing(True, attempts=1):
+        await h.bot.planner.run_due()
+        held = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+        await h.bot.planner.run_due()
+    assert wordpress.site.posts == {}
+    assert held is not None
+    assert held.site_claim_until == h.clock.now + RETRY
+    assert wordpress.site.faults == [503] * 2, "left alone until the wait is over"
+    assert not [call for call in h.messenger.sent if "Takvim durduruldu" in call.text]
+
+    wordpress.site.faults = []
+    h.clock.advance(RETRY.total_seconds())
+    await h.bot.planner.run_due()
+    assert len(wordpress.site.posts) == 1
