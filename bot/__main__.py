@@ -28,7 +28,7 @@ from bot.core.retries import StoppedWhileStarting
 from bot.logs import configure_logging
 from bot.shell import PLATFORM as SHELL
 from bot.shell import TerminalPlatform
-from storage import Database, DatabaseUnusable, slack_installations, upstream_sessions
+from storage import Database, DatabaseUnusable, sites, slack_installations, upstream_sessions
 
 __all__ = ["SHELL_LOG", "main"]
 
@@ -88,9 +88,13 @@ def _rotate_keys(settings: Settings) -> None:
         db.migrate()
         count = db.run_sync(lambda s: upstream_sessions.reencrypt_all(s, cipher=cipher))
         bots = db.run_sync(lambda s: slack_installations.reencrypt_all(s, cipher=cipher))
+        site_passwords = db.run_sync(lambda s: sites.reencrypt_all(s, cipher=cipher))
     finally:
         db.dispose()
-    print(f"re-encrypted {count} session(s) and {bots} Slack bot token(s) under the first key")
+    print(
+        f"re-encrypted {count} session(s), {bots} Slack bot token(s) and {site_passwords}"
+        " site password(s) under the first key"
+    )
 
 
 def _migrate(settings: Settings) -> None:

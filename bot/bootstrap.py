@@ -35,6 +35,7 @@ from bot.core.operations import Operations
 from bot.core.plans.runner import Planner
 from bot.core.platforms import Platforms
 from bot.core.ports import Messenger
+from bot.core.publishing.client_sites import ClientSites
 from bot.core.recent_articles import RecentArticles
 from bot.core.scheduler import schedule_housekeeping, schedule_plans, schedule_polling
 from bot.core.turn import CoreServices
@@ -42,6 +43,7 @@ from bot.core.upstream import Upstream
 from bot.health import Connected, HealthCheck
 from bot.login_page import login_routes
 from bot.shell.platform import TerminalPlatform
+from bot.sites.wordpress import WordPress
 from bot.slack.platform import SlackPlatform
 from bot.telegram.platform import TelegramPlatform
 from bot.web import serving_http, web_app
@@ -75,6 +77,8 @@ CHAT_PLATFORMS: tuple[ChatPlatform, ...] = (
     TerminalPlatform(),
 )
 PACKAGE = "makale-bot"
+# Clients' sites answer slower than the service: a host under load takes seconds for a post.
+_SITE_TIMEOUT = httpx.Timeout(20.0, connect=5.0)
 
 log = logging.getLogger(__name__)
 
@@ -217,6 +221,7 @@ async def running_bot(
             zone=settings.zone,
             platforms=platforms,
             links=_login_links(settings, db, api, accounts, delivery, cipher, clock),
+            sites=await _client_sites(db, cipher, clock, stack),
         )
         planner = Planner(services, owner)
         scheduler = _scheduler(settings, db, delivery, planner)
@@ -310,6 +315,14 @@ async def _article_api(
         topic_field=settings.article_api_topic_field,
         observer=operations.upstream_called,
     )
+
+
+async def _client_sites(
+    db: Database, cipher: TokenCipher, clock: Clock, stack: AsyncExitStack
+) -> ClientSites:
+    """Clients' WordPress sites, on an HTTP client of their own closed with ``stack``."""
+    http = await stack.enter_async_context(httpx.AsyncClient(timeout=_SITE_TIMEOUT))
+    return ClientSites(db=db, cipher=cipher, publisher=WordPress(http), clock=clock)
 
 
 def _delivery(

@@ -20,6 +20,7 @@ __all__ = [
     "ChatTarget",
     "ChatUser",
     "Client",
+    "ClientSite",
     "Draft",
     "DraftKind",
     "DraftStep",
@@ -222,6 +223,25 @@ class Job(SQLModel, table=True):
     client_id: int | None = Field(
         default=None, foreign_key="client.id", index=True, ondelete="SET NULL"
     )
+    # The article's post on its client's site, once written; a second press updates it.
+    site_post_id: int | None = None
+    # While set and not past, one press is writing the post; another waits for it.
+    site_claim_until: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+
+
+class ClientSite(SQLModel, table=True):
+    """A client's WordPress site: where, as whom, and the application password, encrypted."""
+
+    __tablename__ = "client_site"
+
+    id: int | None = Field(default=None, primary_key=True)
+    client_id: int = Field(foreign_key="client.id", unique=True, ondelete="CASCADE")
+    url: str = Field(sa_type=String(200))
+    username: str = Field(sa_type=String(60))
+    app_password: bytes = Field(description="Fernet token of the application password")
+    # The site's name as it said when last checked.
+    name: str = Field(sa_type=String(200))
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
 
 
 class ProcessedUpdate(SQLModel, table=True):
@@ -332,6 +352,8 @@ class Plan(SQLModel, table=True):
     target_title: str | None = Field(default=None, sa_type=String(255))
     # Whether the owner was offered their channels and groups for it.
     target_asked: bool = False
+    # Whether its articles also go to its client's site, as posts at the run's time.
+    to_site: bool = False
     paused_reason: str | None = Field(default=None, sa_type=String(32))
     next_run_at: datetime | None = Field(
         default=None, sa_column=_timestamp(nullable=True, index=True)

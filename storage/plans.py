@@ -272,12 +272,20 @@ def stop_run(session: Session, *, run: PlanRun, reason: str) -> bool:
     return result.rowcount == 1
 
 
-def set_target(session: Session, *, plan_id: int, chat_id: str | None, title: str | None) -> None:
-    """Where the plan's articles go: a channel or group, or (None) the chat it was made in."""
+def set_target(
+    session: Session,
+    *,
+    plan_id: int,
+    chat_id: str | None,
+    title: str | None,
+    to_site: bool = False,
+) -> None:
+    """Where the plan's articles go: a channel or group, or (None) the chat it was made in;
+    and with ``to_site``, to its client's site too."""
     session.exec(
         update(Plan)
         .where(col(Plan.id) == plan_id, col(Plan.status) == PlanStatus.MAKING)
-        .values(target_chat_id=chat_id, target_title=title, target_asked=True)
+        .values(target_chat_id=chat_id, target_title=title, target_asked=True, to_site=to_site)
     )
 
 

@@ -24,20 +24,25 @@ __all__ = [
     "ClientArticles",
     "ClientDefaults",
     "ClientSearch",
+    "ClientSite",
     "ClientSize",
     "ClientTone",
     "Confirm",
+    "ConnectSite",
     "ExportArticles",
     "OpenArticle",
     "OrderAgain",
     "OtherTone",
     "OwnedAction",
     "PickClient",
+    "PickSite",
     "PickSize",
     "PickTarget",
     "PickTone",
     "PlanAction",
+    "PublishDraft",
     "RemoveClient",
+    "RemoveSite",
     "SavePlan",
     "ShowPage",
     "SpendingCsv",
@@ -240,6 +245,34 @@ class RemoveClient(OwnedAction):
 
 
 @dataclass(frozen=True, slots=True)
+class ClientSite(_OnClient):
+    """Show a client's WordPress site with change and remove, or ask for one."""
+
+    code: ClassVar[str] = "cw"
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectSite(_OnClient):
+    """Ask for the address, username and application password of a client's site."""
+
+    code: ClassVar[str] = "cn"
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveSite(_OnClient):
+    """Forget a client's site and its application password."""
+
+    code: ClassVar[str] = "cx"
+
+
+@dataclass(frozen=True, slots=True)
+class PublishDraft(_OnArticle):
+    """Write a finished article of the owner as a draft post on its client's site."""
+
+    code: ClassVar[str] = "wp"
+
+
+@dataclass(frozen=True, slots=True)
 class ClientArticles(OwnedAction):
     """Show a page of the owner's article list narrowed to one client."""
 
@@ -317,6 +350,15 @@ class SavePlan(ButtonAction):
 
 
 @dataclass(frozen=True, slots=True)
+class PickSite(ButtonAction):
+    """Send a plan's articles to the chat it is made in and to its client's site."""
+
+    code: ClassVar[str] = "ts"
+    patterns = (_DRAFT_ID,)
+    draft_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class PickTarget(ButtonAction):
     """Choose where a plan's articles go: one of the owner's channels or groups, or (0) the
     chat the plan is made in."""
@@ -363,6 +405,11 @@ Action = (
     | ClientTone
     | ClientSize
     | SpendingCsv
+    | ClientSite
+    | ConnectSite
+    | RemoveSite
+    | PublishDraft
+    | PickSite
 )
 _KINDS: dict[str, type[ButtonAction]] = {
     kind.code: kind
@@ -391,6 +438,11 @@ _KINDS: dict[str, type[ButtonAction]] = {
         ClientTone,
         ClientSize,
         SpendingCsv,
+        ClientSite,
+        ConnectSite,
+        RemoveSite,
+        PublishDraft,
+        PickSite,
     )
 }
 

@@ -22,7 +22,7 @@ from bot.core.richtext import (
 )
 from bot.core.screens import Document, Screen
 
-__all__ = ["article_blocks", "article_document", "split_into_screens"]
+__all__ = ["article_blocks", "article_document", "split_into_screens", "title_slug"]
 
 _TAG = re.compile(r"<[^>]+>")
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
@@ -294,9 +294,15 @@ _RESERVED_STEMS = frozenset(
 )
 
 
+def title_slug(title: str, max_length: int = 80) -> str:
+    """The title in lower-case ASCII words joined by ``-`` (``zekâ`` gives ``zeka``); may be
+    empty."""
+    return str(slugify(title, max_length=max_length, replacements=[["'", ""], ["’", ""]]))
+
+
 def _file_stem(title: str) -> str:
     """The file name a title gives, without its suffix: a slug any system can create."""
-    name = slugify(title, max_length=80, replacements=[["'", ""], ["’", ""]]) or "makale"
+    name = title_slug(title) or "makale"
     return f"{name}-makale" if name in _RESERVED_STEMS else name
 
 

@@ -31,6 +31,7 @@ from bot.core.actions import (
     OtherTone,
     OwnedAction,
     PickClient,
+    PickSite,
     PickSize,
     PickTarget,
     PickTone,
@@ -53,6 +54,7 @@ from bot.core.dialogs import (
     order,
     reorder,
     shared,
+    sites,
     spending,
     status,
     topic,
@@ -65,6 +67,7 @@ from bot.core.events import (
     OrderForm,
     Origin,
     Press,
+    SiteForm,
     Text,
     Unsupported,
     Upload,
@@ -344,7 +347,7 @@ async def _answering(turn: Turn, what: str, work: Awaitable[T]) -> T | None:
 async def _dispatch(turn: Turn, event: Event) -> None:
     match event:
         case Command(name=name, message_id=message_id):
-            if turn.user.awaiting is Awaiting.PASSWORD:
+            if turn.user.awaiting in (Awaiting.PASSWORD, Awaiting.SITE_PASSWORD):
                 # It may be the password itself, typed with a leading slash.
                 await turn.delete(message_id)
             # A command ends whatever input was awaited, then runs.
@@ -369,6 +372,8 @@ async def _dispatch(turn: Turn, event: Event) -> None:
             await login.login_submitted(turn, event)
         case OrderForm():
             await order.form_submitted(turn, event)
+        case SiteForm():
+            await sites.site_form_submitted(turn, event)
         case Upload():
             await order.file_sent(turn, event)
         case Unsupported():
@@ -408,7 +413,7 @@ async def _pressed(turn: Turn, press: Press, data: str) -> None:
             await order.choices_changed(turn, action, press)
         case SavePlan() as action:
             await plan_summary.plan_saved(turn, action, press)
-        case PickTarget() as action:
+        case PickTarget() | PickSite() as action:
             await plan_making.target_picked(turn, action, press)
         case PlanAction() as action:
             await plan_listing.plan_pressed(turn, action, press)
@@ -436,8 +441,7 @@ async def _pressed_for_clients(turn: Turn, action: Action | None, press: Press) 
         case SpendingCsv() as action:
             await spending.csv_pressed(turn, action, press)
         case _:
-            # Stale, foreign or tampered data: a notice, and nothing else happens.
-            turn.notice(turn.texts.stale_button)
+            await sites.site_pressed(turn, action, press)
 
 
 COMMANDS: dict[str, CommandHandler] = {
@@ -468,4 +472,7 @@ REPLIES: dict[Awaiting, ReplyHandler] = {
     Awaiting.TOPIC: topic.topic_entered,
     Awaiting.PLAN_TITLES: order.bulk_titles_entered,
     Awaiting.CLIENT_NAME: clients.client_name_entered,
+    Awaiting.SITE_URL: sites.site_url_entered,
+    Awaiting.SITE_USERNAME: sites.site_username_entered,
+    Awaiting.SITE_PASSWORD: sites.site_password_entered,
 }

@@ -12,6 +12,7 @@ __all__ = [
     "OrderForm",
     "Origin",
     "Press",
+    "SiteForm",
     "Text",
     "Unsupported",
     "Upload",
@@ -110,6 +111,17 @@ class OrderForm:
 
 
 @dataclass(frozen=True, slots=True)
+class SiteForm:
+    """A submitted form of a client's site (a Slack modal): the application password never
+    passed through a chat."""
+
+    client: int
+    url: str
+    username: str
+    app_password: str = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Upload:
     """A file the user sent; ``content`` is None where it was too large to fetch (``size``)."""
 
@@ -124,4 +136,4 @@ class Unsupported:
     """A message the bot cannot read: a sticker, a photo, an edited message."""
 
 
-Event = Command | Text | Press | LoginForm | OrderForm | Upload | Unsupported
+Event = Command | Text | Press | LoginForm | OrderForm | SiteForm | Upload | Unsupported

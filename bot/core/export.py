@@ -9,16 +9,17 @@ from markdown_it import MarkdownIt
 from bot.core.article import article_document
 from bot.core.screens import Document
 
-__all__ = ["article_documents", "article_html"]
+__all__ = ["WEB_MARKDOWN", "article_documents", "article_html"]
 
 # Raw HTML and images from the service are left out: the file carries the article's text only.
-# Its tables are kept: Slack's chat shows a note pointing to them.
-_html = MarkdownIt("commonmark", {"html": False}).enable("table").disable("image")
+# Its tables are kept: Slack's chat shows a note pointing to them. A site's post is walked
+# with the same parser, so it holds what the file holds.
+WEB_MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable("table").disable("image")
 
 
 def article_html(markdown: str) -> str:
     """The article as HTML: headings, paragraphs, lists, tables and links, no page around them."""
-    return str(_html.render(markdown))
+    return str(WEB_MARKDOWN.render(markdown))
 
 
 def article_documents(title: str, content: str) -> tuple[Document, Document]:

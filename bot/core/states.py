@@ -21,6 +21,10 @@ class Awaiting(enum.StrEnum):
     TOPIC = "topic"
     CLIENT_NAME = "client_name"
     PLAN_TITLES = "plan_titles"
+    # A client's WordPress site: its address, the username, then the application password.
+    SITE_URL = "site_url"
+    SITE_USERNAME = "site_username"
+    SITE_PASSWORD = "site_password"  # noqa: S105  (what is awaited, not a secret)
 
 
 class DraftKind(enum.StrEnum):

@@ -20,6 +20,7 @@ from bot.core.login_links import LoginLinks
 from bot.core.operations import Operations
 from bot.core.platforms import Platforms
 from bot.core.ports import MessengerError
+from bot.core.publishing.client_sites import ClientSites
 from bot.core.recent_articles import RecentArticles
 from bot.core.richtext import Block, paragraph
 from bot.core.screens import Button, Delete, Edit, Effect, Notice, Screen, Send
@@ -59,6 +60,8 @@ class CoreServices:
     platforms: Platforms = field(default_factory=Platforms)
     # The login by link, where PUBLIC_URL is set.
     links: LoginLinks | None = None
+    # Clients' WordPress sites; None where a bot is wired without them.
+    sites: ClientSites | None = None
 
 
 @dataclass(frozen=True, slots=True)

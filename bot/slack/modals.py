@@ -1,4 +1,4 @@
-"""The login and order modals, what their submissions hold, and where their answer goes."""
+"""The login, order and site modals, what their submissions hold, and where their answer goes."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core.events import SiteForm
 from bot.core.forms import TITLE_MAX, TITLE_MIN, OrderChoices
 from bot.core.richtext import paragraph
 from bot.core.screens import Screen
+from bot.core.texts.sites import SiteTexts
 from bot.slack import render
 from bot.slack.texts import SlackTexts
 
@@ -19,6 +21,7 @@ __all__ = [
     "LOGIN",
     "ORDER",
     "PASSWORD",
+    "SITE",
     "SIZE",
     "TITLE",
     "TONE",
@@ -30,13 +33,16 @@ __all__ = [
     "order_view",
     "screen_view",
     "selected",
+    "site_form",
+    "site_view",
 ]
 
 # Callback ids of the modals.
-LOGIN, ORDER = "login", "order"
+LOGIN, ORDER, SITE = "login", "order", "site"
 # Block ids of the inputs; every input element has the action id ``_VALUE``.
 EMAIL, PASSWORD, TITLE, TONE, SIZE = "email", "password", "title", "tone", "size"
 CLIENT = "client"
+SITE_URL, SITE_USERNAME, SITE_PASSWORD = "site_url", "site_username", "site_password"
 _VALUE = "value"
 _OPTION_LIMIT = 75
 
@@ -144,6 +150,27 @@ def order_view(
         blocks.insert(0, _input(CLIENT, texts.client_label, element))
     view = _modal(ORDER, texts.order_title, texts, blocks, origin.encode())
     return {**view, "submit": _plain(texts.order_submit)}
+
+
+def site_view(texts: SlackTexts, words: SiteTexts, origin: ModalOrigin, client_id: int) -> View:
+    """A client's site: address, username and application password in one form; the client
+    rides in the metadata beside the origin."""
+    blocks = [
+        _input(SITE_URL, words.form_url, {"type": "url_text_input"}),
+        _input(SITE_USERNAME, words.form_username, {"type": "plain_text_input", "max_length": 60}),
+        _input(SITE_PASSWORD, words.form_password, {"type": "plain_text_input"}),
+    ]
+    metadata = {**json.loads(origin.encode()), "client": client_id}
+    view = _modal(SITE, words.form_title, texts, blocks, json.dumps(metadata))
+    return {**view, "submit": _plain(words.form_submit)}
+
+
+def site_form(view: Mapping[str, Any]) -> SiteForm:
+    """The submitted site form as the core's event."""
+    client = int(json.loads(view["private_metadata"])["client"])
+    return SiteForm(
+        client, field(view, SITE_URL), field(view, SITE_USERNAME), field(view, SITE_PASSWORD)
+    )
 
 
 def loading_view(texts: SlackTexts, origin: ModalOrigin) -> View:

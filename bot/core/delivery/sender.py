@@ -37,7 +37,7 @@ from bot.core.richtext import Block
 from bot.core.screens import Button, Screen
 from bot.core.states import JobStatus
 from bot.core.texts import Texts
-from storage import Database, jobs
+from storage import Database, jobs, sites
 from storage.models import ChatUser, Job
 
 __all__ = ["MAX_SEND_FAILURES", "Sender", "SizeList"]
@@ -248,6 +248,14 @@ class Sender:
             log.exception("sending job %s (%s) failed unexpectedly", job.id, job.request_id)
             await self._put_back(job, err)
 
+    async def _again(self, texts: Texts, job: Job) -> tuple[Button, ...]:
+        """The buttons under a delivered article: order it again, and to its client's site."""
+        user_id, request_id = job.chat_user_id, job.request_id
+        to_site = request_id in await self._db.run(
+            lambda s: sites.with_site(s, user_id=user_id, request_ids=(request_id,))
+        )
+        return again_row(texts, user_id, request_id, to_site=to_site)
+
     async def _deliver(self, job: Job, user: ChatUser) -> None:
         """Send the article from its first unsent part on, then its file; then DELIVERED."""
         assert job.id is not None
@@ -258,7 +266,7 @@ class Sender:
         chat = self._outbox.addresses.article_chat(job, user)
         # The same content always splits the same way, so parts_sent stays valid after a restart.
         # A plan's channel gets the article alone: its readers must not order it again.
-        again = () if job.owner_chat_id else again_row(texts, job.chat_user_id, job.request_id)
+        again = () if job.owner_chat_id else await self._again(texts, job)
         # Parsing and splitting an article is CPU work: in a worker thread, so that answers
         # do not wait behind many articles prepared at once (as for its files and its card).
         blocks = partial(article_blocks, job.content, job.title, table_note=texts.table_note)

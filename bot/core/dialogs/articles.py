@@ -31,7 +31,7 @@ from bot.core.screens import Button, Document, Screen, SendDocument
 from bot.core.search import matching
 from bot.core.texts import Texts, in_every_language
 from bot.core.turn import Turn
-from storage import jobs
+from storage import jobs, sites
 from storage.models import Job
 
 __all__ = [
@@ -180,7 +180,9 @@ async def _page(turn: Turn, page: int, client: clients.Client | None = None) -> 
     pages = math.ceil(len(articles) / PAGE_SIZE)
     page = min(max(page, 1), pages)
     first = (page - 1) * PAGE_SIZE
-    lines, rows = _listed(turn, articles[first : first + PAGE_SIZE], first)
+    shown = articles[first : first + PAGE_SIZE]
+    to_site = await _with_site(turn, [a.request_id for a in shown if a.finished])
+    lines, rows = _listed(turn, shown, first, to_site)
     paging = tuple(
         Button(label(texts), _page_action(turn, client, target), aliases=in_every_language(label))
         for label, target, shown_if in (
@@ -196,8 +198,15 @@ async def _page(turn: Turn, page: int, client: clients.Client | None = None) -> 
     return Screen((*heading, header, lines), buttons)
 
 
+async def _with_site(turn: Turn, request_ids: list[str]) -> set[str]:
+    """The articles (by upstream id) whose client has a site to write them to."""
+    return await turn.store(
+        lambda s: sites.with_site(s, user_id=turn.user_id, request_ids=request_ids)
+    )
+
+
 def _listed(
-    turn: Turn, shown: list[Article], first: int
+    turn: Turn, shown: list[Article], first: int, to_site: set[str]
 ) -> tuple[BulletList, tuple[tuple[Button, ...], ...]]:
     """Numbered lines for the articles shown from ``first`` on, and the buttons of the finished:
     the openers in one row, then one row per article to order it again."""
@@ -225,7 +234,9 @@ def _listed(
     )
     # One row per finished article, under the openers: its number names it on each button.
     again = tuple(
-        again_row(texts, turn.user_id, a.request_id, first + number)
+        again_row(
+            texts, turn.user_id, a.request_id, first + number, to_site=a.request_id in to_site
+        )
         for number, a in enumerate(shown, 1)
         if a.finished
     )
@@ -257,7 +268,9 @@ async def _found(turn: Turn, query: str, client: clients.Client | None = None) -
     if not found:
         nothing = paragraph(bold(texts.search_nothing.format(query=quoted)))
         return Screen((*heading, nothing, paragraph(texts.search_hint), *newest_only))
-    lines, rows = _listed(turn, found[:SEARCH_SHOWN], 0)
+    shown = found[:SEARCH_SHOWN]
+    to_site = await _with_site(turn, [a.request_id for a in shown if a.finished])
+    lines, rows = _listed(turn, shown, 0, to_site)
     header = paragraph(bold(texts.search_found.format(query=quoted, count=len(found))))
     more: tuple[Block, ...] = ()
     if len(found) > SEARCH_SHOWN:
@@ -318,9 +331,9 @@ async def article_opened(turn: Turn, action: OpenArticle, press: Press) -> None:
         turn.notice(turn.texts.article_not_ready)
         return
     title = article.title or action.request_id
-    send_article(
-        turn, title, article.content, again_row(turn.texts, turn.user_id, action.request_id)
-    )
+    to_site = action.request_id in await _with_site(turn, [action.request_id])
+    buttons = again_row(turn.texts, turn.user_id, action.request_id, to_site=to_site)
+    send_article(turn, title, article.content, buttons)
     await _send_card(turn, action.request_id, title, article.content)
 
 

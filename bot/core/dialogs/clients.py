@@ -11,7 +11,14 @@ from sqlmodel import Session
 
 from bot.api import Size, Tone
 from bot.core import clients
-from bot.core.actions import AddClient, ClientDefaults, ClientSize, ClientTone, RemoveClient
+from bot.core.actions import (
+    AddClient,
+    ClientDefaults,
+    ClientSite,
+    ClientSize,
+    ClientTone,
+    RemoveClient,
+)
 from bot.core.confirming import removal_question
 from bot.core.events import Command, Press, Text
 from bot.core.inputs import one_line
@@ -21,7 +28,7 @@ from bot.core.states import Awaiting
 from bot.core.texts import Texts, in_every_language
 from bot.core.turn import Turn, text_screen
 from storage import clients as stored
-from storage import plans
+from storage import plans, sites
 
 __all__ = [
     "add_pressed",
@@ -30,6 +37,7 @@ __all__ = [
     "default_tone_picked",
     "defaults_pressed",
     "list_clients",
+    "live_client",
     "remove_pressed",
 ]
 
@@ -46,6 +54,7 @@ async def _show_list(turn: Turn, message_id: str | None, *lead: str) -> None:
     blocks.append(paragraph(bold(texts.clients_header)))
     if not choices:
         blocks.append(paragraph(texts.clients_none))
+    with_sites = await turn.store(lambda s: sites.sites_of_user(s, user_id=turn.user_id))
     tones = {tone.id: tone for tone in await _offered_tones(turn, choices)}
     sizes = {size.id: size for size in await _offered_sizes(turn, choices)}
     rows: list[tuple[Button, ...]] = []
@@ -54,8 +63,10 @@ async def _show_list(turn: Turn, message_id: str | None, *lead: str) -> None:
         if client.tone in tones and client.size in sizes:
             named = _named(texts, tones[client.tone], sizes[client.size])
             line.append(f" · {texts.client_defaults_line.format(choices=named)}")
-        blocks.append(paragraph(*line))
         assert client.id is not None
+        if client.id in with_sites:
+            line.append(f" · {texts.sites.line.format(name=with_sites[client.id][0])}")
+        blocks.append(paragraph(*line))
         rows.append(
             (
                 # No key: the list's lines carry no numbers, so the choices count along
@@ -70,6 +81,8 @@ async def _show_list(turn: Turn, message_id: str | None, *lead: str) -> None:
                 ),
             )
         )
+        site = ClientSite(turn.user_id, client.id).encode()
+        rows.append((Button(f"{texts.sites.button_site} · {client.name}", site),))
     add = Button(
         texts.button_add_client,
         AddClient(turn.user_id).encode(),
@@ -142,7 +155,7 @@ async def client_name_entered(turn: Turn, text: Text) -> None:
     turn.say(problem)
 
 
-async def _live_client(turn: Turn, client_id: int) -> clients.Client | None:
+async def live_client(turn: Turn, client_id: int) -> clients.Client | None:
     """The user's live client of a pressed button; else a notice."""
     client = await clients.client_by_id(turn, client_id)
     if client is None or client.removed_at is not None:
@@ -153,7 +166,7 @@ async def _live_client(turn: Turn, client_id: int) -> clients.Client | None:
 
 async def defaults_pressed(turn: Turn, action: ClientDefaults, press: Press) -> None:
     """Offer the tones for the client's default."""
-    client = await _live_client(turn, action.client)
+    client = await live_client(turn, action.client)
     if client is None:
         return
     texts = turn.texts
@@ -173,7 +186,7 @@ async def defaults_pressed(turn: Turn, action: ClientDefaults, press: Press) -> 
 
 async def default_tone_picked(turn: Turn, action: ClientTone, press: Press) -> None:
     """Offer the sizes for the client's default, the tone travelling in their buttons."""
-    client = await _live_client(turn, action.client)
+    client = await live_client(turn, action.client)
     if client is None:
         return
     texts = turn.texts
@@ -198,7 +211,7 @@ async def default_tone_picked(turn: Turn, action: ClientTone, press: Press) -> N
 
 async def default_size_picked(turn: Turn, action: ClientSize, press: Press) -> None:
     """Store the client's default tone and size, and show the list again."""
-    client = await _live_client(turn, action.client)
+    client = await live_client(turn, action.client)
     tone = await turn.services.catalog.tone(turn.user_id, action.tone)
     size = await turn.services.catalog.size(turn.user_id, action.size)
     if client is None or tone is None or size is None:
@@ -219,7 +232,7 @@ async def default_size_picked(turn: Turn, action: ClientSize, press: Press) -> N
 async def remove_pressed(turn: Turn, action: RemoveClient, press: Press) -> None:
     """Ask before removing the client; once confirmed, mark it removed (its past orders keep
     it); given up, show the list again."""
-    client = await _live_client(turn, action.client)
+    client = await live_client(turn, action.client)
     if client is None:
         return
     if action.step == "n":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.core.actions import PickTarget
+from bot.core.actions import PickSite, PickTarget
 from bot.core.dialogs import order
 from bot.core.events import Command, Press
 from bot.core.plans import listing
@@ -79,19 +79,24 @@ def rhythm_and_titles(text: str) -> tuple[str, str]:
     return parts[0], parts[1] if len(parts) > 1 else ""
 
 
-async def target_picked(turn: Turn, action: PickTarget, press: Press) -> None:
-    """Keep where the plan's articles go, then show its summary."""
+async def target_picked(turn: Turn, action: PickTarget | PickSite, press: Press) -> None:
+    """Keep where the plan's articles go (the client's site too), then show its summary."""
     plan = await turn.store(lambda s: plans.plan_of_draft(s, draft_id=action.draft_id))
     if plan is None or plan.chat_user_id != turn.user_id:
         turn.notice(turn.texts.stale_button)
         return
     assert plan.id is not None
     plan_id, chat_id, title = plan.id, _shared_chat(turn), None
-    if action.target != HERE:
+    to_site = isinstance(action, PickSite)
+    if isinstance(action, PickTarget) and action.target != HERE:
         target = await turn.store(lambda s: targets.get_target(s, target_id=action.target))
         if target is None or not await usable_target(turn, target):
             turn.notice(turn.texts.stale_button)
             return
         chat_id, title = target.chat_id, target.title
-    await turn.store(lambda s: plans.set_target(s, plan_id=plan_id, chat_id=chat_id, title=title))
+    await turn.store(
+        lambda s: plans.set_target(
+            s, plan_id=plan_id, chat_id=chat_id, title=title, to_site=to_site
+        )
+    )
     await order.summary_again(turn, action.draft_id, press.message_id)

@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 from bot.core import purchase
 from bot.core.errors import NotLoggedIn
 from bot.core.events import ChatAddress, Origin, UserKey
+from bot.core.plans.posts import publish_planned
 from bot.core.plans.rhythm import Rhythm
 from bot.core.plans.targets import refusal
 from bot.core.plans.words import local_time
@@ -43,7 +44,8 @@ class Planner:
     lease: timedelta = timedelta(seconds=30)
 
     async def run_due(self) -> None:
-        """Claim and run every due run; one plan's failure does not hold up the others."""
+        """Claim and run every due run, then post the finished articles of plans that publish
+        to a site; one plan's failure does not hold up the others."""
         now = self.services.clock()
         due = await self.services.db.run(lambda s: plans.due_plans(s, now=now))
         for plan in due:
@@ -51,6 +53,9 @@ class Planner:
                 await self._run(plan, now)
             except Exception:
                 log.exception("run of plan %s at %s failed", plan.id, plan.next_run_at)
+        if self.services.sites is not None:
+            # Articles of plans that publish to their client's site go there once finished.
+            await publish_planned(self.services, self.services.sites)
 
     async def _run(self, plan: Plan, now: datetime) -> None:
         run = await self.services.db.run(

@@ -31,6 +31,14 @@ def zone_of(turn: Turn) -> ZoneInfo:
     return ZoneInfo(str(turn.services.zone))
 
 
+async def _target(turn: Turn, plan: Plan, draft: Draft) -> str:
+    """Where the plan's articles go, its client's site named too."""
+    target = plan.target_title or turn.texts.calendar.here
+    sites = turn.services.sites
+    site = await sites.site(turn.user_id, draft.client_id) if sites and plan.to_site else None
+    return turn.texts.sites.plan_target.format(target=target, site=site.name) if site else target
+
+
 async def show(
     turn: Turn,
     draft: Draft,
@@ -56,7 +64,7 @@ async def show(
     shown = tuple((Span(local_time(at, zone, calendar)),) for at in runs[:SHOWN_RUNS])
     blocks += [
         paragraph(bold(f"{calendar.summary_rhythm}: "), describe(rhythm, calendar)),
-        paragraph(bold(f"{calendar.summary_target}: "), plan.target_title or calendar.here),
+        paragraph(bold(f"{calendar.summary_target}: "), await _target(turn, plan, draft)),
         paragraph(bold(f"{calendar.summary_runs}:")),
         BulletList(shown),
     ]

@@ -1,9 +1,10 @@
 """Where a plan's articles go: the chat it was made in, or a channel or group its owner added
-the bot to, offered by title where the bot may post, and checked again before each run."""
+the bot to, offered by title where the bot may post, and checked again before each run; and
+the plan's client's site, offered by its name."""
 
 from __future__ import annotations
 
-from bot.core.actions import PickTarget
+from bot.core.actions import PickSite, PickTarget
 from bot.core.events import ChatAddress
 from bot.core.ports import PostingCheck, PostingRefused
 from bot.core.richtext import paragraph
@@ -45,11 +46,17 @@ async def offer(turn: Turn, plan: Plan, draft: Draft, *, message_id: str | None)
         lambda s: targets.targets_of_user(s, user_id=turn.user_id, platform=plan.platform)
     )
     usable = [target for target in found if await usable_target(turn, target)]
-    if not usable:
+    sites = turn.services.sites
+    site = await sites.site(turn.user_id, draft.client_id) if sites is not None else None
+    if not usable and site is None:
         return False
     calendar = turn.texts.calendar
     here = Button(calendar.button_here, PickTarget(draft.id, HERE).encode())
     rows = [(here,)]
+    if site is not None:
+        # The client's site: the articles come here too, and go there as posts at run time.
+        label = turn.texts.sites.line.format(name=site.name)
+        rows.append((Button(label, PickSite(draft.id).encode()),))
     for target in usable:
         assert target.id is not None
         rows.append((Button(target.title, PickTarget(draft.id, target.id).encode()),))

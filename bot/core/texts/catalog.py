@@ -10,6 +10,7 @@ from bot.api import Size, Tone
 from bot.core.money import format_tl
 from bot.core.texts.calendar import CalendarTexts
 from bot.core.texts.login_page import LoginPageTexts
+from bot.core.texts.sites import SiteTexts
 from bot.core.turkish import fold
 
 __all__ = ["Texts"]
@@ -268,6 +269,8 @@ class Texts:
     calendar: CalendarTexts
     # The login by link, where no password may be typed in the chat.
     login_page: LoginPageTexts
+    # Clients' WordPress sites.
+    sites: SiteTexts
 
     def money(self, amount: Decimal) -> str:
         """An amount of Turkish lira written this language's way."""

@@ -7,6 +7,7 @@ from bot.core.texts.calendar import ENGLISH_CALENDAR
 from bot.core.texts.catalog import Texts
 from bot.core.texts.login_page import ENGLISH_LOGIN_PAGE
 from bot.core.texts.plurals import Counted
+from bot.core.texts.sites import ENGLISH_SITES
 
 __all__ = ["ENGLISH"]
 
@@ -328,4 +329,5 @@ ENGLISH = Texts(
     card_title_words="Title words: {words}",
     calendar=ENGLISH_CALENDAR,
     login_page=ENGLISH_LOGIN_PAGE,
+    sites=ENGLISH_SITES,
 )

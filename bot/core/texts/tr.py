@@ -6,6 +6,7 @@ from bot.core.money import TURKISH_MARKS
 from bot.core.texts.calendar import TURKISH_CALENDAR
 from bot.core.texts.catalog import Texts
 from bot.core.texts.login_page import TURKISH_LOGIN_PAGE
+from bot.core.texts.sites import TURKISH_SITES
 
 __all__ = ["TURKISH"]
 
@@ -321,4 +322,5 @@ TURKISH = Texts(
     card_title_words="Başlığın kelimeleri: {words}",
     calendar=TURKISH_CALENDAR,
     login_page=TURKISH_LOGIN_PAGE,
+    sites=TURKISH_SITES,
 )

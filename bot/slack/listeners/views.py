@@ -8,7 +8,7 @@ from slack_bolt.async_app import AsyncAck, AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.context.respond.async_respond import AsyncRespond
 
-from bot.core.events import LoginForm, OrderForm
+from bot.core.events import LoginForm, OrderForm, SiteForm
 from bot.core.forms import looks_like_email, title_problem
 from bot.slack.context import SlackDeps, deps_of
 from bot.slack.home import home_origin
@@ -18,21 +18,26 @@ from bot.slack.modals import (
     LOGIN,
     ORDER,
     PASSWORD,
+    SITE,
     SIZE,
     TITLE,
     TONE,
     ModalOrigin,
     field,
     selected,
+    site_form,
 )
 from bot.slack.origins import interaction_origin
 from bot.slack.replies import Replies
 
-__all__ = ["login_submitted", "order_submitted", "register"]
+__all__ = ["login_submitted", "order_submitted", "register", "site_submitted"]
 
 
 async def _answer(
-    deps: SlackDeps, body: dict[str, Any], view: dict[str, Any], event: LoginForm | OrderForm
+    deps: SlackDeps,
+    body: dict[str, Any],
+    view: dict[str, Any],
+    event: LoginForm | OrderForm | SiteForm,
 ) -> None:
     """Let the core answer, shown in the channel of the command that opened the modal (to the
     user alone), or posted in their DM where a global shortcut opened it."""
@@ -84,7 +89,16 @@ async def order_submitted(
     await _answer(deps, body, view, form)
 
 
+async def site_submitted(
+    ack: AsyncAck, body: dict[str, Any], view: dict[str, Any], context: AsyncBoltContext
+) -> None:
+    """Close the modal, then let the core check the site and answer."""
+    await ack()
+    await _answer(deps_of(context), body, view, site_form(view))
+
+
 def register(app: AsyncApp) -> None:
     """Route each modal's submission to its listener."""
     app.view(LOGIN)(login_submitted)
     app.view(ORDER)(order_submitted)
+    app.view(SITE)(site_submitted)

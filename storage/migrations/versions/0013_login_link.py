@@ -1,6 +1,6 @@
 """LoginLink: one-time links to the login page, for chats where no message can be deleted.
 
-Revision ID: 0018
+Revision ID: 0013
 Revises: 0012
 Create Date: 2026-11-28
 """
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0018"
+revision: str = "0013"
 down_revision: str | Sequence[str] | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

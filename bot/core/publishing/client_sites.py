@@ -1,0 +1,105 @@
+"""Clients' sites: connected only after the site took the password, and articles written
+there once, whoever presses and however often."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from bot.core.clock import Clock
+from bot.core.publishing.drafts import post_draft
+from bot.core.publishing.site import PublishedPost, SiteCredentials, SitePublisher
+from storage import Database, TokenCipher, sites
+from storage.models import Job
+from storage.sites import StoredSite
+
+__all__ = ["CLAIM", "ClientSites", "PostBusy"]
+
+# How long one press may take to write a post (retries included) before another may.
+CLAIM = timedelta(minutes=5)
+
+
+class PostBusy(Exception):
+    """Another press is writing this article's post right now."""
+
+
+class ClientSites:
+    """Each client's site, its application password encrypted under the tokens' keys."""
+
+    def __init__(
+        self, *, db: Database, cipher: TokenCipher, publisher: SitePublisher, clock: Clock
+    ) -> None:
+        self._db = db
+        self._cipher = cipher
+        self._publisher = publisher
+        self._clock = clock
+
+    async def connect(self, client_id: int, creds: SiteCredentials) -> str:
+        """Check the credentials against the site, then keep them; the site's name.
+
+        A refused check raises its ``SiteError`` and stores nothing.
+        """
+        name = await self._publisher.check(creds)
+        now = self._clock()
+        await self._db.run(
+            lambda s: sites.save_site(
+                s,
+                cipher=self._cipher,
+                client_id=client_id,
+                url=creds.url,
+                username=creds.username,
+                app_password=creds.app_password,
+                name=name,
+                now=now,
+            )
+        )
+        return name
+
+    async def site(self, user_id: int, client_id: int | None) -> StoredSite | None:
+        """The user's live client's site; None without one."""
+        if client_id is None:
+            return None
+        return await self._db.run(
+            lambda s: sites.site_of_client(
+                s, cipher=self._cipher, user_id=user_id, client_id=client_id
+            )
+        )
+
+    async def hold(self, job: Job, until: datetime) -> None:
+        """Leave the job's post alone until ``until`` (a site that is down is tried later)."""
+        assert job.id is not None
+        job_id, user_id, now = job.id, job.chat_user_id, self._clock()
+        await self._db.run(
+            lambda s: sites.claim_post(s, job_id=job_id, user_id=user_id, now=now, until=until)
+        )
+
+    async def forget(self, user_id: int, client_id: int) -> bool:
+        """Remove the client's site; whether it had one."""
+        return await self._db.run(
+            lambda s: sites.forget_site(s, user_id=user_id, client_id=client_id)
+        )
+
+    async def publish_draft(
+        self, site: StoredSite, job: Job, *, scheduled_at: datetime | None = None
+    ) -> PublishedPost:
+        """Write the job's article on the site, as a draft or (``scheduled_at``) a post at that
+        time: the post already written for it is updated. Raises ``PostBusy`` while another
+        writes it, or the site's error."""
+        assert job.id is not None
+        assert job.content is not None
+        job_id, now = job.id, self._clock()
+        claimed, known = await self._db.run(
+            lambda s: sites.claim_post(
+                s, job_id=job_id, user_id=job.chat_user_id, now=now, until=now + CLAIM
+            )
+        )
+        if not claimed:
+            raise PostBusy(job_id)
+        creds = SiteCredentials(site.url, site.username, site.app_password)
+        try:
+            draft = post_draft(job.title, job.content, scheduled_at=scheduled_at)
+            post = await self._publisher.publish(creds, draft, known)
+        except BaseException:
+            await self._db.run(lambda s: sites.release_post(s, job_id=job_id))
+            raise
+        await self._db.run(lambda s: sites.record_post(s, job_id=job_id, post_id=post.post_id))
+        return post

@@ -1,0 +1,1 @@
+"""Site adapters: each implements the core's ``SitePublisher`` port over HTTP."""

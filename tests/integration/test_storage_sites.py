@@ -1,0 +1,130 @@
+"""Clients' sites: kept encrypted, replaced, forgotten, re-encrypted by rotate-keys; and the
+claim that lets one press at a time write an article's post."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bot.core.clients import name_key
+from storage import ChatUser, Database, TokenCipher, clients, generate_key, jobs, sites
+from storage.models import Job
+
+NOW = datetime(2026, 11, 28, 9, 0, tzinfo=UTC)
+PASSWORD = "abcd EFGH ijkl MNOP qrst UVWX"
+
+
+def _client(database: Database, user_id: int, name: str = "Acme Blog") -> int:
+    client = database.run_sync(
+        lambda s: clients.add_client(
+            s, user_id=user_id, name=name, name_key=name_key(name), now=NOW
+        )
+    )
+    assert client is not None
+    assert client.id is not None
+    return client.id
+
+
+def _save(database: Database, cipher: TokenCipher, client_id: int, url: str) -> None:
+    database.run_sync(
+        lambda s: sites.save_site(
+            s,
+            cipher=cipher,
+            client_id=client_id,
+            url=url,
+            username="editor",
+            app_password=PASSWORD,
+            name="Örnek Blog",
+            now=NOW,
+        )
+    )
+
+
+def test_a_site_is_kept_encrypted_replaced_and_forgotten(
+    database: Database, chat_user: ChatUser, cipher: TokenCipher
+) -> None:
+    assert chat_user.id is not None
+    user_id = chat_user.id
+    client_id = _client(database, user_id)
+    _save(database, cipher, client_id, "https://eski.example.com")
+    _save(database, cipher, client_id, "https://ornek.com")
+
+    found = database.run_sync(
+        lambda s: sites.site_of_client(s, cipher=cipher, user_id=user_id, client_id=client_id)
+    )
+    assert found == sites.StoredSite(
+        client_id, "https://ornek.com", "editor", "Örnek Blog", PASSWORD
+    )
+    assert database.run_sync(lambda s: sites.sites_of_user(s, user_id=user_id)) == {
+        client_id: ("Örnek Blog", "https://ornek.com")
+    }
+    assert (
+        database.run_sync(lambda s: sites.forget_site(s, user_id=user_id + 1, client_id=client_id))
+        is False
+    )
+    assert database.run_sync(lambda s: sites.forget_site(s, user_id=user_id, client_id=client_id))
+    assert database.run_sync(lambda s: sites.sites_of_user(s, user_id=user_id)) == {}
+
+
+def test_rotate_keys_reencrypts_site_passwords(database: Database, chat_user: ChatUser) -> None:
+    assert chat_user.id is not None
+    user_id = chat_user.id
+    client_id = _client(database, user_id)
+    old_key, new_key = generate_key(), generate_key()
+    _save(database, TokenCipher(old_key), client_id, "https://ornek.com")
+    both = TokenCipher([new_key, old_key])
+
+    assert database.run_sync(lambda s: sites.reencrypt_all(s, cipher=both)) == 1
+
+    only_new = TokenCipher(new_key)
+    found = database.run_sync(
+        lambda s: sites.site_of_client(s, cipher=only_new, user_id=user_id, client_id=client_id)
+    )
+    assert found is not None
+    assert found.app_password == PASSWORD
+
+
+def _job(database: Database, user_id: int, client_id: int) -> int:
+    row = Job(
+        request_id="req-1",
+        chat_user_id=user_id,
+        platform="telegram",
+        chat_id="1",
+        title="Yapay zekâ ile içerik üretimi",
+        tone=1,
+        size=1,
+        client_id=client_id,
+        content="# Başlık\n\nMetin.",
+    )
+    job = database.run_sync(lambda s: jobs.add_job(s, job=row))
+    assert job.id is not None
+    return job.id
+
+
+def test_one_press_at_a_time_claims_a_post_and_the_next_finds_it(
+    database: Database, chat_user: ChatUser, cipher: TokenCipher
+) -> None:
+    assert chat_user.id is not None
+    user_id = chat_user.id
+    client_id = _client(database, user_id)
+    _save(database, cipher, client_id, "https://ornek.com")
+    job_id = _job(database, user_id, client_id)
+    until = NOW + timedelta(minutes=5)
+
+    def claim(at: datetime, user: int = user_id) -> tuple[bool, int | None]:
+        return database.run_sync(
+            lambda s: sites.claim_post(
+                s, job_id=job_id, user_id=user, now=at, until=at + timedelta(minutes=5)
+            )
+        )
+
+    assert database.run_sync(
+        lambda s: sites.with_site(s, user_id=user_id, request_ids=["req-1", "req-2"])
+    ) == {"req-1"}
+    assert claim(NOW, user_id + 1) == (False, None), "another user's job"
+    assert claim(NOW) == (True, None)
+    assert claim(NOW + timedelta(minutes=1)) == (False, None), "held by the first press"
+    assert claim(until) == (True, None), "a claim past its time is taken over"
+    database.run_sync(lambda s: sites.record_post(s, job_id=job_id, post_id=41))
+    assert claim(until) == (True, 41)
+    database.run_sync(lambda s: sites.release_post(s, job_id=job_id))
+    assert claim(until) == (True, 41)

@@ -1,0 +1,127 @@
+"""A plan for a client with a site: the site is offered as a target, and each finished
+article goes there once as a post at the run's time, its owner told with the link; a site
+that refuses pauses the plan and says why."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+import pytest
+import stamina
+from sqlmodel import select
+
+from bot.core.plans.posts import RETRY
+from storage.models import Job
+from tests.dialog_harness import Chat, Harness, labels, scripted, texts
+from tests.fake_upstream import FakeUpstream
+from tests.fake_wordpress import FakeWordPress
+from tests.integration.test_wordpress_dialogs import ARTICLE, CLIENT, TITLE, client_chat, connect
+
+ISTANBUL = ZoneInfo("Europe/Istanbul")
+
+
+@pytest.fixture
+def upstream() -> FakeUpstream:
+    return FakeUpstream(balance=Decimal("200.00"))
+
+
+@pytest.fixture
+async def h(upstream: FakeUpstream) -> AsyncIterator[Harness]:
+    async with scripted(upstream) as running:
+        yield running
+
+
+@pytest.fixture
+async def wordpress() -> AsyncIterator[FakeWordPress]:
+    async with FakeWordPress.running() as site:
+        yield site
+
+
+async def planned_and_finished(h: Harness, chat: Chat, upstream: FakeUpstream) -> tuple[Job, str]:
+    """A one-time plan for the client with its site as target, run and its article finished;
+    the job and the plan's summary."""
+    at = h.clock.now.replace(second=0, microsecond=0) + timedelta(minutes=2)
+    wall = at.astimezone(ISTANBUL).strftime("%d.%m.%Y %H:%M")
+    await chat.say(f"/takvim {wall}: {TITLE}")
+    await chat.press(CLIENT)
+    await chat.press("Samimi")
+    where = await chat.press("Kısa")
+    assert labels(where)[:2] == ["Bu sohbet", "🌐 Örnek Blog"], texts(where)
+    summary = texts(await chat.press("🌐 Örnek Blog"))
+    assert "Plan kaydedildi" in texts(await chat.press("Onayla"))
+    h.clock.now = at
+    await h.bot.planner.run_due()
+    (order,) = upstream.orders
+    upstream.finish(order.request_id, ARTICLE)
+    job = h.bot.db.run_sync(lambda s: s.exec(select(Job)).one())
+    h.clock.now = max(at, job.next_poll_at)
+    await h.bot.delivery.poll_once()
+    return job, summary
+
+
+async def test_a_planned_article_goes_to_the_site_once_at_its_time(
+    h: Harness, upstream: FakeUpstream, wordpress: FakeWordPress
+) -> None:
+    chat = await client_chat(h)
+    await connect(chat, wordpress.base_url, wordpress.username, wordpress.app_password)
+    job, summary = await planned_and_finished(h, chat, upstream)
+    assert "Hedef: bu sohbet ve Örnek Blog sitesi" in summary
+
+    await h.bot.planner.run_due()
+    await h.bot.planner.run_due()
+
+    (post,) = wordpress.site.posts.values()
+    run_at = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+    assert run_at is not None
+    assert run_at.site_post_id == post.id
+    assert post.status in ("future", "publish"), "future, published at once when its time passed"
+    assert post.slug == "yapay-zeka-ile-icerik-uretimi"
+    told = [call.text for call in h.messenger.sent if "sitesine gönderildi" in call.text]
+    assert len(told) == 1
+    assert f"{wordpress.base_url}/?p={post.id}" in told[0]
+
+
+async def test_a_site_that_refuses_pauses_the_plan_and_says_why(
+    h: Harness, upstream: FakeUpstream, wordpress: FakeWordPress
+) -> None:
+    chat = await client_chat(h)
+    await connect(chat, wordpress.base_url, wordpress.username, wordpress.app_password)
+    await planned_and_finished(h, chat, upstream)
+    wordpress.revoke_app_passwords()
+
+    await h.bot.planner.run_due()
+    await h.bot.planner.run_due()
+
+    assert wordpress.site.posts == {}
+    told = [call.text for call in h.messenger.sent if "Takvim durduruldu" in call.text]
+    assert len(told) == 1
+    assert "kabul etmedi" in told[0]
+    assert "site yazıyı almadı" in texts(await chat.say("/takvim"))
+
+
+async def test_a_site_that_is_down_is_tried_again_later(
+    h: Harness, upstream: FakeUpstream, wordpress: FakeWordPress
+) -> None:
+    chat = await client_chat(h)
+    await connect(chat, wordpress.base_url, wordpress.username, wordpress.app_password)
+    job, _ = await planned_and_finished(h, chat, upstream)
+    wordpress.site.faults = [503] * 3
+
+    # One attempt a call: the adapter's own backoff is tested with the adapter.
+    with stamina.set_testing(True, attempts=1):
+        await h.bot.planner.run_due()
+        held = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+        await h.bot.planner.run_due()
+    assert wordpress.site.posts == {}
+    assert held is not None
+    assert held.site_claim_until == h.clock.now + RETRY
+    assert wordpress.site.faults == [503] * 2, "left alone until the wait is over"
+    assert not [call for call in h.messenger.sent if "Takvim durduruldu" in call.text]
+
+    wordpress.site.faults = []
+    h.clock.advance(RETRY.total_seconds())
+    await h.bot.planner.run_due()
+    assert len(wordpress.site.posts) == 1
