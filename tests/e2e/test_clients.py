@@ -137,7 +137,7 @@ async def test_a_full_list_of_clients_fits_telegrams_keyboards_and_the_cap_is_sa
     # The fake Bot API refuses a keyboard of over 100 buttons, as Telegram does.
     await add_clients(rig, "Son Müşteri")
     listing = await rig.says(ALICE, "/musteriler", "Son Müşteri")
-    assert len(labels(listing)) == 2 * MOST_CLIENTS + 1
+    assert len(labels(listing)) == 3 * MOST_CLIENTS + 1
     await rig.presses(ALICE, listing, "Müşteri ekle", f"En çok {MOST_CLIENTS} müşteriniz")
     question = await rig.says(ALICE, "/yaz Bulut bilişimin kısa tarihi", "Hangi müşteri için?")
     assert len(labels(question)) == MOST_CLIENTS + 2

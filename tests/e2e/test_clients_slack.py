@@ -83,7 +83,7 @@ async def test_a_full_list_of_clients_fits_a_slack_message_and_the_cap_is_said(
 
     # The fake refuses a message of over 50 blocks, as Slack does.
     listing = await rig.says("/musteriler", "", "Müşteri 20")
-    assert len(buttons_of(listing)) == 2 * MOST_CLIENTS + 1
+    assert len(buttons_of(listing)) == 3 * MOST_CLIENTS + 1
     assert len(listing["blocks"]) <= 50
     await rig.presses(listing, "Müşteri ekle", f"En çok {MOST_CLIENTS} müşteriniz")
     question = await rig.says("/yaz", TITLE, "Hangi müşteri için?")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.core.clients import name_key
+from bot.core.clients import MOST_CLIENTS, name_key
 from storage import ChatUser, Database, TokenCipher, clients, generate_key, jobs, sites
 from storage.models import Job
 
@@ -16,10 +16,10 @@ PASSWORD = "abcd EFGH ijkl MNOP qrst UVWX"
 def _client(database: Database, user_id: int, name: str = "Acme Blog") -> int:
     client = database.run_sync(
         lambda s: clients.add_client(
-            s, user_id=user_id, name=name, name_key=name_key(name), now=NOW
+            s, user_id=user_id, name=name, name_key=name_key(name), now=NOW, most=MOST_CLIENTS
         )
     )
-    assert client is not None
+    assert isinstance(client, clients.Client)
     assert client.id is not None
     return client.id
 

@@ -99,7 +99,7 @@ async def test_a_full_list_answers_with_its_cap_and_adds_nothing(h: Harness) -> 
     shown = texts(listing)
     assert all(name in shown for name in names)
     assert "Geç Kalan" not in shown
-    assert len(labels(listing)) == 2 * 20 + 1
+    assert len(labels(listing)) == 3 * 20 + 1
 
 
 async def test_a_client_with_defaults_skips_tone_and_size_and_can_change_them(

@@ -79,10 +79,13 @@ async def _show_list(turn: Turn, message_id: str | None, *lead: str) -> None:
                     f"{texts.button_client_remove} · {client.name}",
                     RemoveClient(turn.user_id, client.id).encode(),
                 ),
+                # In the client's row: a row of its own would take Slack past 50 blocks.
+                Button(
+                    f"{texts.sites.button_site} · {client.name}",
+                    ClientSite(turn.user_id, client.id).encode(),
+                ),
             )
         )
-        site = ClientSite(turn.user_id, client.id).encode()
-        rows.append((Button(f"{texts.sites.button_site} · {client.name}", site),))
     add = Button(
         texts.button_add_client,
         AddClient(turn.user_id).encode(),
