@@ -21,6 +21,7 @@ __all__ = [
     "get_plan",
     "link_run_draft",
     "pause_plans_of_client",
+    "pause_plans_of_user",
     "plan_of_draft",
     "plans_of_user",
     "run_chat",
@@ -293,3 +294,25 @@ def pause_plans_of_client(session: Session, *, user_id: int, client_id: int) -> 
         .values(status=PlanStatus.PAUSED, paused_reason="client")
     )
     return result.rowcount
+
+
+def pause_plans_of_user(session: Session, *, user_id: int, reason: str) -> list[Plan]:
+    """Pause the user's running plans with the reason; the plans paused, oldest first."""
+    running = list(
+        session.exec(
+            select(Plan)
+            .where(col(Plan.chat_user_id) == user_id, col(Plan.status) == PlanStatus.ACTIVE)
+            .order_by(col(Plan.id))
+            .with_for_update()
+        )
+    )
+    paused = []
+    for plan in running:
+        result = session.exec(
+            update(Plan)
+            .where(col(Plan.id) == plan.id, col(Plan.status) == PlanStatus.ACTIVE)
+            .values(status=PlanStatus.PAUSED, paused_reason=reason)
+        )
+        if result.rowcount == 1:
+            paused.append(plan)
+    return paused

@@ -10,7 +10,6 @@ or a submitted one (the next claimer only moves the plan on): never none, never 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
@@ -18,6 +17,7 @@ from zoneinfo import ZoneInfo
 from bot.core import purchase
 from bot.core.errors import NotLoggedIn
 from bot.core.events import ChatAddress, Origin, UserKey
+from bot.core.plans.logout import LOGGED_OUT
 from bot.core.plans.rhythm import Rhythm
 from bot.core.plans.targets import refusal
 from bot.core.plans.words import local_time
@@ -34,23 +34,47 @@ log = logging.getLogger(__name__)
 LATE = timedelta(hours=1)
 
 
-@dataclass(frozen=True, slots=True)
 class Planner:
     """Runs the plans that are due; every replica ticks it, the database picks one per run."""
 
-    services: CoreServices
-    owner: str
-    lease: timedelta = timedelta(seconds=30)
+    def __init__(
+        self, services: CoreServices, owner: str, lease: timedelta = timedelta(seconds=30)
+    ) -> None:
+        self.services = services
+        self.owner = owner
+        self.lease = lease
+        # When this process first ticked: a run due since then was not missed for want of a bot.
+        self._since: datetime | None = None
+        # Runs that failed here, by plan and time, and when they may be tried again: each is
+        # logged once, and rests for its lease rather than failing on every tick.
+        self._failed: dict[tuple[int, datetime], datetime] = {}
 
     async def run_due(self) -> None:
         """Claim and run every due run; one plan's failure does not hold up the others."""
         now = self.services.clock()
+        if self._since is None:
+            self._since = now
+        # A run another process settled is not tried here again: forget it once long past.
+        self._failed = {key: at for key, at in self._failed.items() if now - key[1] <= 2 * LATE}
         due = await self.services.db.run(lambda s: plans.due_plans(s, now=now))
         for plan in due:
-            try:
-                await self._run(plan, now)
-            except Exception:
+            await self._attempt(plan, now)
+
+    async def _attempt(self, plan: Plan, now: datetime) -> None:
+        """Run the plan's due run; a failure is logged once for that run, which then rests."""
+        assert plan.id is not None
+        assert plan.next_run_at is not None
+        key = (plan.id, plan.next_run_at)
+        if now < self._failed.get(key, now):
+            return
+        try:
+            await self._run(plan, now)
+        except Exception:
+            if key not in self._failed:
                 log.exception("run of plan %s at %s failed", plan.id, plan.next_run_at)
+            self._failed[key] = now + self.lease
+            return
+        self._failed.pop(key, None)
 
     async def _run(self, plan: Plan, now: datetime) -> None:
         run = await self.services.db.run(
@@ -59,18 +83,30 @@ class Planner:
         if run is None:
             return
         turn = await self._turn(plan)
+        try:
+            await self._make(turn, plan, run, now)
+        except NotLoggedIn:
+            await self._stop(turn, plan, run, LOGGED_OUT, self._logged_out(turn, plan, run))
+
+    async def _make(self, turn: Turn, plan: Plan, run: PlanRun, now: datetime) -> None:
+        """Order the claimed run, or skip it as late; its owner must still be logged in, which
+        is checked before anything calls the service."""
         draft_id = run.draft_id
         if draft_id is None:
+            if not await self.services.accounts.is_logged_in(turn.user_id):
+                raise NotLoggedIn
             if now - run.run_at > LATE:
                 await self._skip(turn, plan, run, now)
                 return
             draft_id = await self._prepare(turn, plan, run)
             if draft_id is None:
                 return
-        try:
-            await self._order(turn, plan, run, draft_id)
-        except NotLoggedIn:
-            await self._stop(turn, plan, run, "login", turn.texts.need_login)
+        await self._order(turn, plan, run, draft_id)
+
+    def _logged_out(self, turn: Turn, plan: Plan, run: PlanRun) -> str:
+        calendar = turn.texts.calendar
+        when = local_time(run.run_at, ZoneInfo(plan.time_zone), calendar)
+        return calendar.run_logged_out.format(time=when)
 
     async def _turn(self, plan: Plan) -> Turn:
         user = await self.services.db.run(lambda s: users.get_user(s, user_id=plan.chat_user_id))
@@ -161,8 +197,13 @@ class Planner:
         await self._finish(plan, run, RunStatus.ORDERED, plan.next_title + len(titles))
 
     async def _skip(self, turn: Turn, plan: Plan, run: PlanRun, now: datetime) -> None:
-        """Skip a run missed by over an hour; a repeating plan goes on at its next time."""
+        """Skip a run missed by over an hour, saying why: no bot was up to make it, or it could
+        not be made (tried and failed, or this bot's clock jumped past it); a repeating plan
+        goes on at its next time."""
         calendar = turn.texts.calendar
+        tried = run.created_at < now or (plan.id, run.run_at) in self._failed
+        running = self._since is not None and self._since <= run.run_at
+        told = calendar.run_skipped_failed if tried or running else calendar.run_skipped
         zone = ZoneInfo(plan.time_zone)
         rhythm = Rhythm.decode(plan.rhythm)
         next_at = rhythm.next_run(zone, now) if rhythm.repeats else None
@@ -175,9 +216,7 @@ class Planner:
                 next_run_at=next_at,
             )
         ):
-            await self._tell(
-                turn, plan, calendar.run_skipped.format(time=local_time(run.run_at, zone, calendar))
-            )
+            await self._tell(turn, plan, told.format(time=local_time(run.run_at, zone, calendar)))
 
     async def _stop(self, turn: Turn, plan: Plan, run: PlanRun, reason: str, text: str) -> None:
         """Order nothing, pause the plan, and tell the owner once."""

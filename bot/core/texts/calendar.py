@@ -51,6 +51,12 @@ class CalendarTexts:
     run_skipped: str
     run_title_refused: str
     run_target_lost: str
+    # A run skipped as late although the bot was running (its clock jumped, the run failed).
+    run_skipped_failed: str
+    run_logged_out: str
+    # /cikis names the plans it paused, one line each.
+    logout_paused: str
+    logout_paused_line: str
 
     def refusal(self, code: str) -> str:
         """Why a run could not post to its target, in words."""
@@ -135,6 +141,19 @@ TURKISH_CALENDAR = CalendarTexts(
         "Planınız duraklatıldı: {target} hedefine artık yazamıyorum ({reason}). "
         "Hiçbir ücret alınmadı; sorunu giderince /takvim ile sürdürün."
     ),
+    run_skipped_failed=(
+        "Planınızın {time} çalışması bir saatten fazla gecikti (zamanında yapılamadı) "
+        "ve atlandı; ücret alınmadı."
+    ),
+    run_logged_out=(
+        "Planınız duraklatıldı: oturumunuz kapalı, {time} siparişi verilmedi. Hiçbir ücret "
+        "alınmadı; /giris ile giriş yapıp /takvim ile sürdürün."
+    ),
+    logout_paused=(
+        "Şu planlarınız duraklatıldı (oturum kapalı); yeniden giriş yapınca /takvim ile "
+        "sürdürebilirsiniz:"
+    ),
+    logout_paused_line="{rhythm} · kalan: {left} başlık · hedef: {target}",
 )
 
 ENGLISH_CALENDAR = CalendarTexts(
@@ -211,4 +230,15 @@ ENGLISH_CALENDAR = CalendarTexts(
         "Your plan is paused: I can no longer post to {target} ({reason}). Nothing was "
         "charged; resume it with /takvim once that is fixed."
     ),
+    run_skipped_failed=(
+        "Your plan's run of {time} was over an hour late (it could not be made in time) and "
+        "was skipped; nothing was charged."
+    ),
+    run_logged_out=(
+        "Your plan is paused: you are logged out, so its order of {time} was not placed. "
+        "Nothing was charged; log in with /giris and resume it with /takvim."
+    ),
+    logout_paused="These plans of yours are paused (logged out); resume them with /takvim "
+    "once you log in again:",
+    logout_paused_line="{rhythm} · left: {left} titles · target: {target}",
 )
