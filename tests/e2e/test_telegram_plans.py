@@ -207,3 +207,38 @@ async def test_a_paid_article_its_channel_no_longer_takes_goes_to_the_owner(rig:
     assert any((m.text or "").startswith(TITLE) for m in rig.bot_messages(ALICE))
     assert rig.bot_messages(CHANNEL) == []
     assert rig.sandbox.state.create_count == 1
+
+
+async def test_an_owner_who_may_no_longer_post_in_the_channel_pauses_the_plan(rig: Rig) -> None:
+    await rig.log_in()
+    rig.telegram.bot_added(ALICE, CHANNEL, title="Acme Blog")
+    at = next_minute(rig, 2)
+    await write_plan(rig, f"/takvim her gün {wall(at, '%H:%M')}: {TITLE}", target="Acme Blog")
+    # The channel's creator keeps Alice an administrator, without the right to post.
+    rig.telegram.member_changed(ALICE, CHANNEL, status="administrator", can_post=False)
+    clock_of(rig).now = at
+    told = await rig.until(ALICE, "Planınız duraklatıldı", timeout=15)
+    assert "kanalda yetkiniz yok" in (told.text or "")
+    listing = await rig.says(ALICE, "/takvim", "Planlarınız")
+    assert "Duraklatıldı (kanalda yetkiniz yok)" in (listing.text or "")
+    assert rig.sandbox.state.create_count == 0, "nothing charged"
+    assert rig.bot_messages(CHANNEL) == []
+    notes = [m for m in rig.bot_messages(ALICE) if "Planınız duraklatıldı" in (m.text or "")]
+    assert len(notes) == 1, "told once"
+
+
+async def test_a_channel_where_the_owner_is_a_plain_member_is_not_offered(rig: Rig) -> None:
+    await rig.log_in()
+    rig.telegram.bot_added(ALICE, CHANNEL, title="Acme Blog")
+    rig.telegram.member_changed(ALICE, CHANNEL, status="member")
+    tones = await rig.says(ALICE, f"/takvim her gün 09:00: {TITLE}", "Yazım tonunu seçin")
+    sizes = await rig.presses(ALICE, tones, "Samimi", "Makale boyutunu seçin")
+    rig.telegram.user_presses(ALICE, sizes.message_id, sizes.callback_data(label(sizes, "Kısa")))
+    asked, summed = "Makaleler nereye", "Çalışma zamanları"
+    await rig.telegram.wait_for(
+        lambda: rig.shown(ALICE, asked, sizes.message_id) or rig.shown(ALICE, summed)
+    )
+    assert rig.shown(ALICE, asked) is None, "the channel is not offered"
+    summary = rig.shown(ALICE, summed)
+    assert summary is not None
+    assert "Hedef: bu sohbet" in (summary.text or "")

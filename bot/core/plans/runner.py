@@ -21,6 +21,7 @@ from bot.core.plans.logout import LOGGED_OUT
 from bot.core.plans.rhythm import Rhythm
 from bot.core.plans.targets import refusal
 from bot.core.plans.words import local_time
+from bot.core.ports import PostingRefused
 from bot.core.states import RunStatus
 from bot.core.turn import CoreServices, Turn
 from storage import drafts, plans, users
@@ -150,8 +151,9 @@ class Planner:
         return draft.id if draft is not None else None
 
     async def _target_lost(self, turn: Turn, plan: Plan, run: PlanRun) -> bool:
-        """Whether the bot may no longer post to the plan's channel or group, or its owner left
-        it; then the run stops, the plan pauses, and the owner is told why."""
+        """Whether the bot may no longer post to the plan's channel or group, or its owner may
+        not (left it, or lost the right to post); then the run stops, the plan pauses, and the
+        owner is told why."""
         if plan.target_chat_id is None:
             return False
         user = turn.user
@@ -160,10 +162,12 @@ class Planner:
         if why is None:
             return False
         calendar = turn.texts.calendar
-        text = calendar.run_target_lost.format(
+        owners = why in (PostingRefused.OWNER_LEFT, PostingRefused.OWNER_NO_RIGHTS)
+        told = calendar.run_rights_lost if owners else calendar.run_target_lost
+        text = told.format(
             target=plan.target_title or calendar.plan_chat, reason=calendar.refusal(why)
         )
-        await self._stop(turn, plan, run, "target", text)
+        await self._stop(turn, plan, run, "rights" if owners else "target", text)
         return True
 
     async def _order(self, turn: Turn, plan: Plan, run: PlanRun, draft_id: str) -> None:

@@ -51,6 +51,8 @@ class CalendarTexts:
     run_skipped: str
     run_title_refused: str
     run_target_lost: str
+    # The owner may no longer post to the plan's channel or group, so the bot will not for them.
+    run_rights_lost: str
     # A run skipped as late although the bot was running (its clock jumped, the run failed).
     run_skipped_failed: str
     run_logged_out: str
@@ -87,6 +89,7 @@ TURKISH_CALENDAR = CalendarTexts(
         ("target", "hedefe yazılamıyor"),
         ("client", "müşteri silindi"),
         ("login", "oturum kapalı"),
+        ("rights", "kanalda yetkiniz yok"),
     ),
     here="bu sohbet",
     plan_chat="planı yazdığınız sohbet",
@@ -122,6 +125,7 @@ TURKISH_CALENDAR = CalendarTexts(
         ("not_member", "bot artık orada değil"),
         ("no_rights", "botun orada yazma yetkisi yok"),
         ("owner_left", "siz artık orada üye değilsiniz"),
+        ("owner_no_rights", "kanalda yetkiniz yok"),
         ("archived", "kanal arşivlenmiş"),
         ("unknown", "Telegram izin vermedi"),
     ),
@@ -140,6 +144,10 @@ TURKISH_CALENDAR = CalendarTexts(
     run_target_lost=(
         "Planınız duraklatıldı: {target} hedefine artık yazamıyorum ({reason}). "
         "Hiçbir ücret alınmadı; sorunu giderince /takvim ile sürdürün."
+    ),
+    run_rights_lost=(
+        "Planınız duraklatıldı: {target} hedefine sizin adınıza yazamam ({reason}). Hiçbir "
+        "ücret alınmadı; yetkiniz geri gelince /takvim ile sürdürün."
     ),
     run_skipped_failed=(
         "Planınızın {time} çalışması bir saatten fazla gecikti (zamanında yapılamadı) "
@@ -176,6 +184,7 @@ ENGLISH_CALENDAR = CalendarTexts(
         ("target", "cannot post to the target"),
         ("client", "client removed"),
         ("login", "logged out"),
+        ("rights", "you may not post in the channel"),
     ),
     here="this chat",
     plan_chat="the chat you wrote the plan in",
@@ -211,6 +220,7 @@ ENGLISH_CALENDAR = CalendarTexts(
         ("not_member", "the bot is no longer there"),
         ("no_rights", "the bot may not post there"),
         ("owner_left", "you are no longer a member there"),
+        ("owner_no_rights", "you may not post in the channel"),
         ("archived", "the channel is archived"),
         ("unknown", "Telegram would not allow it"),
     ),
@@ -229,6 +239,10 @@ ENGLISH_CALENDAR = CalendarTexts(
     run_target_lost=(
         "Your plan is paused: I can no longer post to {target} ({reason}). Nothing was "
         "charged; resume it with /takvim once that is fixed."
+    ),
+    run_rights_lost=(
+        "Your plan is paused: I will not post to {target} for you ({reason}). Nothing was "
+        "charged; resume it with /takvim once you may post there again."
     ),
     run_skipped_failed=(
         "Your plan's run of {time} was over an hour late (it could not be made in time) and "
