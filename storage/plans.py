@@ -6,16 +6,26 @@ from collections.abc import Collection
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from sqlalchemy import or_, update
+from sqlalchemy import func, or_, update
 from sqlmodel import Session, col, select
 
 from storage.drafts import new_draft_id
 from storage.inserts import insert_if_absent
-from storage.models import Draft, DraftKind, DraftStep, Plan, PlanRun, PlanStatus, RunStatus
+from storage.models import (
+    ChatUser,
+    Draft,
+    DraftKind,
+    DraftStep,
+    Plan,
+    PlanRun,
+    PlanStatus,
+    RunStatus,
+)
 
 __all__ = [
     "LISTED",
     "claim_run",
+    "count_plans",
     "due_plans",
     "finish_run",
     "get_plan",
@@ -91,6 +101,17 @@ def plans_of_user(session: Session, *, user_id: int) -> list[Plan]:
             .order_by(col(Plan.id))
         )
     )
+
+
+def count_plans(session: Session, *, user_id: int) -> int:
+    """How many active and paused plans the user has; the user's row is locked first, so two
+    plans saved at once are counted one after the other."""
+    session.get(ChatUser, user_id, with_for_update=True, populate_existing=True)
+    return session.exec(
+        select(func.count())
+        .select_from(Plan)
+        .where(col(Plan.chat_user_id) == user_id, col(Plan.status).in_(LISTED))
+    ).one()
 
 
 def set_status(

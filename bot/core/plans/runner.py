@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 from bot.core import purchase
 from bot.core.errors import NotLoggedIn
 from bot.core.events import ChatAddress, Origin, UserKey
+from bot.core.plans.costs import titles_cost
 from bot.core.plans.logout import LOGGED_OUT
 from bot.core.plans.rhythm import Rhythm
 from bot.core.plans.targets import refusal
@@ -249,15 +250,7 @@ def _titles_of_run(plan: Plan) -> list[str]:
 
 
 async def _cost(turn: Turn, plan: Plan, titles: list[str]) -> Decimal:
-    """What the run's titles cost: each at its file row's size, else the plan's."""
-    sizes = {
-        size.id: size.cost or Decimal(0) for size in await turn.services.catalog.sizes(turn.user_id)
-    }
-    own = dict(zip(plan.titles, plan.title_choices or [], strict=False))
-    return sum(
-        (
-            sizes.get((own.get(title) or [None, None])[1] or plan.size or 0, Decimal(0))
-            for title in titles
-        ),
-        Decimal(0),
+    """What the run's titles cost."""
+    return await titles_cost(
+        turn, titles, every_title=plan.titles, choices=plan.title_choices, size=plan.size
     )

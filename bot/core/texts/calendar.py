@@ -34,6 +34,11 @@ class CalendarTexts:
     summary_more_runs: str
     summary_titles: str
     summary_charged_when_run: str
+    # What the balance cannot pay when the plan is saved: its first run, or all its titles.
+    summary_first_unpaid: str
+    summary_all_unpaid: str
+    # Saving a plan past the cap of plans a user may have.
+    plan_cap: str
     saved: str
     button_pause: str
     button_resume: str
@@ -111,6 +116,17 @@ TURKISH_CALENDAR = CalendarTexts(
     summary_titles="{count} başlık",
     summary_charged_when_run=(
         "Şimdi ücret alınmaz: her sipariş, çalıştığı anda bakiyenizden ücretlendirilir."
+    ),
+    summary_first_unpaid=(
+        "⚠ Bakiyeniz ({balance}) şu an ilk çalışmanın ücretini ({cost}) karşılamıyor: o zamana "
+        "kadar yüklemezseniz sipariş verilmez ve plan duraklatılır. Yine de kaydedebilirsiniz."
+    ),
+    summary_all_unpaid=(
+        "Bakiyeniz ({balance}) şu an planın tümünü ({cost}) karşılamıyor: bakiye yetmediği "
+        "çalışmada sipariş verilmez ve plan duraklatılır."
+    ),
+    plan_cap=(
+        "Plan kaydedilmedi: en çok {limit} planınız olabilir. Yenisi için /takvim ile birini silin."
     ),
     saved="Plan kaydedildi. Sonraki çalışma: {next}. Planlarınız: /takvim",
     button_pause="⏸ Duraklat {number}",
@@ -207,6 +223,16 @@ ENGLISH_CALENDAR = CalendarTexts(
     summary_charged_when_run=(
         "Nothing is charged now: each order is charged to your balance when it runs."
     ),
+    summary_first_unpaid=(
+        "⚠ Your balance ({balance}) does not pay for the first run ({cost}) now: unless you "
+        "top up by then, nothing is ordered and the plan pauses. You may save it all the same."
+    ),
+    summary_all_unpaid=(
+        "Your balance ({balance}) does not pay for the whole plan ({cost}) now: a run it does "
+        "not pay orders nothing, and the plan pauses."
+    ),
+    plan_cap="The plan was not saved: you may have at most {limit} plans. Delete one with "
+    "/takvim to make room.",
     saved="Plan saved. Next run: {next}. Your plans: /takvim",
     button_pause="⏸ Pause {number}",
     button_resume="▶ Resume {number}",
