@@ -140,13 +140,26 @@ def set_status(
     return result.rowcount == 1
 
 
-def due_plans(session: Session, *, now: datetime) -> list[Plan]:
-    """Active plans whose next run is due, the most overdue first."""
+def due_plans(session: Session, *, now: datetime, limit: int) -> list[Plan]:
+    """Active plans whose next run is due, at most ``limit``, taken round-robin by owner: each
+    owner's most overdue first, then each one's second, and so on; so one owner's many plans
+    due at once never keep another's out of a tick."""
+    turn = (
+        func.row_number()
+        .over(partition_by=col(Plan.chat_user_id), order_by=(col(Plan.next_run_at), col(Plan.id)))
+        .label("turn")
+    )
+    due = (
+        select(col(Plan.id).label("plan_id"), turn)
+        .where(col(Plan.status) == PlanStatus.ACTIVE, col(Plan.next_run_at) <= now)
+        .subquery()
+    )
     return list(
         session.exec(
             select(Plan)
-            .where(col(Plan.status) == PlanStatus.ACTIVE, col(Plan.next_run_at) <= now)
-            .order_by(col(Plan.next_run_at))
+            .join(due, col(Plan.id) == due.c.plan_id)
+            .order_by(due.c.turn, col(Plan.next_run_at), col(Plan.id))
+            .limit(limit)
         )
     )
 

@@ -39,7 +39,7 @@ async def test_cikis_pauses_the_plans_and_names_them(tmp_path: Path) -> None:
         assert "duraklatıldı" in answer, answer
         assert f"her gün {wall(at)[-5:]}" in answer, "the paused plan is named"
         h.clock.now = at
-        await h.bot.planner.run_due()
+        await h.run_plans()
         assert h.sandbox is not None
         assert h.sandbox.state.create_count == 0
         await chat.login()
@@ -61,7 +61,7 @@ async def test_a_logged_out_owners_run_pauses_tells_once_and_logs_one_line(
         h.clock.now = at
         with caplog.at_level(logging.INFO, logger="bot.core.plans"):
             for _ in range(5):
-                await h.bot.planner.run_due()
+                await h.run_plans()
                 h.clock.advance(1)
         assert h.sandbox is not None
         assert h.sandbox.state.create_count == 0, "nothing charged"
@@ -80,11 +80,11 @@ async def test_a_run_skipped_as_late_says_truly_why(tmp_path: Path) -> None:
         await chat.login()
         at = minute_ahead(h)
         await plan(chat, f"/takvim her gün {wall(at)[-5:]}: {FIRST}; {SECOND}")
-        await h.bot.planner.run_due()
+        await h.run_plans()
         # The bot runs on, and its clock jumps over an hour past the run.
         told = len(h.messenger.sent)
         h.clock.now = at + timedelta(hours=1, minutes=1)
-        await h.bot.planner.run_due()
+        await h.run_plans()
         notes = [c.text for c in h.messenger.sent][told:]
         assert len(notes) == 1, notes
         assert "bir saatten fazla gecikti" in notes[0]
@@ -96,6 +96,7 @@ async def test_a_run_skipped_as_late_says_truly_why(tmp_path: Path) -> None:
         h.clock.now = tomorrow + timedelta(hours=1, minutes=1)
         started = Planner(h.bot.services, "a process started late")
         await started.run_due()
+        await h.bot.delivery.outbox.notices.drained()
         notes = [c.text for c in h.messenger.sent][told + 1 :]
         assert len(notes) == 1, notes
         assert "bot o sırada çalışmıyordu" in notes[0], notes[0]

@@ -9,7 +9,9 @@ or a submitted one (the next claimer only moves the plan on): never none, never 
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
@@ -26,14 +28,17 @@ from bot.core.ports import PostingRefused
 from bot.core.states import RunStatus
 from bot.core.turn import CoreServices, Turn
 from storage import drafts, plans, users
-from storage.models import Plan, PlanRun
+from storage.models import Job, Plan, PlanRun
 
-__all__ = ["LATE", "Planner"]
+__all__ = ["DUE_PER_TICK", "LATE", "RUNS_AT_ONCE", "Planner"]
 
 log = logging.getLogger(__name__)
 
 # A run later than this (no replica was up) is skipped, and the user told.
 LATE = timedelta(hours=1)
+# Runs made at once by one process, and due runs taken in one tick (the rest in the next).
+RUNS_AT_ONCE = 4
+DUE_PER_TICK = 200
 
 
 class Planner:
@@ -52,15 +57,26 @@ class Planner:
         self._failed: dict[tuple[int, datetime], datetime] = {}
 
     async def run_due(self) -> None:
-        """Claim and run every due run; one plan's failure does not hold up the others."""
+        """Run the due runs, taken round-robin by owner, at most ``RUNS_AT_ONCE`` at a time;
+        one owner's runs one after another, so no two of them spend one balance at once."""
         now = self.services.clock()
         if self._since is None:
             self._since = now
         # A run another process settled is not tried here again: forget it once long past.
         self._failed = {key: at for key, at in self._failed.items() if now - key[1] <= 2 * LATE}
-        due = await self.services.db.run(lambda s: plans.due_plans(s, now=now))
+        due = await self.services.db.run(lambda s: plans.due_plans(s, now=now, limit=DUE_PER_TICK))
+        by_owner: dict[int, list[Plan]] = {}
         for plan in due:
-            await self._attempt(plan, now)
+            by_owner.setdefault(plan.chat_user_id, []).append(plan)
+        # Waiters get a slot in turn: an owner whose run ended waits behind every other owner.
+        slots = asyncio.Semaphore(RUNS_AT_ONCE)
+
+        async def runs_of_owner(runs: list[Plan]) -> None:
+            for plan in runs:
+                async with slots:
+                    await self._attempt(plan, self.services.clock())
+
+        await asyncio.gather(*(runs_of_owner(runs) for runs in by_owner.values()))
 
     async def _attempt(self, plan: Plan, now: datetime) -> None:
         """Run the plan's due run; a failure is logged once for that run, which then rests."""
@@ -193,9 +209,7 @@ class Planner:
             # Refused by the service: skipped, and named, so the plan goes on with the next.
             titles = ", ".join(drafts.draft_titles(placed.draft))
             text = calendar.run_title_refused.format(title=titles, reason=placed.text)
-        await self._tell(turn, plan, text)
-        for job in placed.jobs:
-            await self.services.outbox.progress.announce(job)
+        await self._tell(turn, plan, text, placed.jobs)
 
     async def _ordered(self, plan: Plan, run: PlanRun) -> None:
         titles = _titles_of_run(plan)
@@ -238,9 +252,18 @@ class Planner:
             )
         )
 
-    async def _tell(self, turn: Turn, plan: Plan, text: str) -> None:
-        owner = self.services.outbox.addresses.owner_chat(plan, turn.user)
-        await self.services.outbox.tell(turn.user, owner, lambda _: text)
+    async def _tell(self, turn: Turn, plan: Plan, text: str, jobs: Sequence[Job] = ()) -> None:
+        """Tell the owner privately, then show the jobs' progress lines: queued, so the next
+        run never waits for them to be paced out."""
+        outbox = self.services.outbox
+        owner = outbox.addresses.owner_chat(plan, turn.user)
+
+        async def post() -> None:
+            await outbox.tell(turn.user, owner, lambda _: text)
+            for job in jobs:
+                await outbox.progress.announce(job)
+
+        await outbox.notices.post(owner, post)
 
 
 def _titles_of_run(plan: Plan) -> list[str]:
