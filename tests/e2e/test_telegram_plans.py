@@ -1,24 +1,33 @@
 """The content calendar on Telegram, end to end through the fake Bot API, with the bot's clock
 moved by the test: a plan written in one message, run at its time into a channel the user
-added the bot to, and paused when the bot may no longer post there."""
+added the bot to, and paused when the bot, or its owner, may no longer post there; and one
+user's many plans never delay another's."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from sqlmodel import Session, select
 
+from storage import Database, plans
+from storage.models import ChatUser
 from tests.e2e.fake_telegram.records import StoredMessage
 from tests.e2e.order_labels import TITLE
-from tests.e2e.telegram_rig import ALICE, Rig, telegram_rig
+from tests.e2e.telegram_rig import ALICE, BOB, Rig, telegram_rig
 from tests.fakes import ManualClock
+from tests.plan_rows import saved_plan
 
 ISTANBUL = ZoneInfo("Europe/Istanbul")
 CHANNEL = -1001234567890
 SECOND = "Bulut bilişimin kısa tarihi"
+PLANS = 50
+BOBS_TITLE = "Bob'un takvimdeki tek başlığı"
 
 
 @pytest.fixture
@@ -242,3 +251,39 @@ async def test_a_channel_where_the_owner_is_a_plain_member_is_not_offered(rig: R
     summary = rig.shown(ALICE, summed)
     assert summary is not None
     assert "Hedef: bu sohbet" in (summary.text or "")
+
+
+def add_plans(session: Session, telegram_id: int, titles: list[str], at: datetime) -> None:
+    """One-time plans of one title each at ``at``, for the Telegram user, written as saved."""
+    user = session.exec(select(ChatUser).where(ChatUser.external_id == str(telegram_id))).one()
+    assert user.id is not None
+    for title in titles:
+        row = saved_plan(user.id, title, at, platform="telegram", chat_id=str(telegram_id))
+        plans.start_plan(session, plan=row)
+
+
+async def test_fifty_plans_of_one_user_delay_another_users_run_by_seconds_at_most(
+    rig: Rig,
+) -> None:
+    await rig.log_in(ALICE)
+    await rig.log_in(BOB, email="az@example.com", password="Az123456")
+    rig.sandbox.state.set_balance("demo@example.com", Decimal(10_000))
+    at = next_minute(rig, 2)
+    db = Database.connect(rig.settings.effective_database_url)
+    try:
+        # Alice's first: a planner that takes the due runs in the order they were saved
+        # comes to Bob's last.
+        titles = [f"Alice'in takvim başlığı {n}" for n in range(PLANS)]
+        await db.run(lambda s: add_plans(s, ALICE, titles, at))
+        await db.run(lambda s: add_plans(s, BOB, [BOBS_TITLE], at))
+    finally:
+        db.dispose()
+    bobs = rig.sandbox.state.account("az@example.com")
+    assert bobs is not None
+    clock_of(rig).now = at
+    moved = time.monotonic()
+    await rig.telegram.wait_for(lambda: len(rig.sandbox.state.jobs_of(bobs)) == 1, timeout=10)
+    assert time.monotonic() - moved < 10
+    await rig.until(BOB, "Takvim", timeout=10)
+    # Alice's runs go on meanwhile, not one by one behind her notices.
+    await rig.telegram.wait_for(lambda: rig.sandbox.state.create_count == PLANS + 1, timeout=30)

@@ -9,10 +9,10 @@ import pytest
 from sqlmodel import Session
 
 from storage import plans
-from storage.models import Plan, PlanStatus
 from tests.dialog_harness import harness, texts
 from tests.integration.test_plan_owners import user_id_of
 from tests.integration.test_plans import FIRST, SECOND, minute_ahead, plan, wall
+from tests.plan_rows import saved_plan
 
 pytestmark = pytest.mark.integration
 
@@ -26,21 +26,9 @@ async def test_the_fifty_first_plan_is_not_saved_and_the_cap_is_named(tmp_path: 
 
         def fifty(session: Session) -> None:
             for number in range(50):
-                plans.start_plan(
-                    session,
-                    plan=Plan(
-                        chat_user_id=user_id,
-                        status=PlanStatus.ACTIVE,
-                        rhythm=f"once {at:%Y-%m-%dT%H:%M}",
-                        time_zone="UTC",
-                        titles=[f"Kayıtlı plan başlığı {number}"],
-                        tone=1,
-                        size=1,
-                        platform="test",
-                        chat_id="chat-u1",
-                        next_run_at=at,
-                    ),
-                )
+                title = f"Kayıtlı plan başlığı {number}"
+                row = saved_plan(user_id, title, at, platform="test", chat_id="chat-u1")
+                plans.start_plan(session, plan=row)
 
         await h.bot.services.db.run(fifty)
         await chat.say(f"/takvim {wall(at)}: {FIRST}")

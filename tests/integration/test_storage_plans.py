@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from sqlmodel import Session
 
 from storage import Database, plans, users
-from storage.models import Plan, PlanStatus
+from tests.plan_rows import saved_plan
 
 AT = datetime(2026, 11, 26, 9, 0, tzinfo=UTC)
 
@@ -18,17 +18,9 @@ def _plans_of(session: Session, external_id: str, count: int, at: datetime) -> i
     )
     assert user.id is not None
     for number in range(count):
-        plan = Plan(
-            chat_user_id=user.id,
-            status=PlanStatus.ACTIVE,
-            rhythm=f"once {at:%Y-%m-%dT%H:%M}",
-            time_zone="UTC",
-            titles=[f"Başlık {external_id} {number}"],
-            platform="telegram",
-            chat_id=external_id,
-            next_run_at=at,
-        )
-        plans.start_plan(session, plan=plan)
+        title = f"Başlık {external_id} {number}"
+        row = saved_plan(user.id, title, at, platform="telegram", chat_id=external_id)
+        plans.start_plan(session, plan=row)
     return user.id
 
 
