@@ -40,6 +40,7 @@ __all__ = [
     "set_target",
     "start_plan",
     "stop_run",
+    "withdraw_run_draft",
 ]
 
 # The plans /takvim lists.
@@ -350,3 +351,14 @@ def pause_plans_of_user(session: Session, *, user_id: int, reason: str) -> list[
         if result.rowcount == 1:
             paused.append(plan)
     return paused
+
+
+def withdraw_run_draft(session: Session, *, draft_id: str) -> bool:
+    """Cancel a run's order that was never submitted (a run too late to make); false when it
+    was submitted meanwhile, and is the purchase path's to follow."""
+    result = session.exec(
+        update(Draft)
+        .where(col(Draft.id) == draft_id, col(Draft.step) == DraftStep.READY)
+        .values(step=DraftStep.CANCELLED)
+    )
+    return result.rowcount == 1

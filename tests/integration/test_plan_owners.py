@@ -100,3 +100,30 @@ async def test_a_run_skipped_as_late_says_truly_why(tmp_path: Path) -> None:
         notes = [c.text for c in h.messenger.sent][told + 1 :]
         assert len(notes) == 1, notes
         assert "bot o sırada çalışmıyordu" in notes[0], notes[0]
+
+
+async def test_a_run_the_service_keeps_failing_is_logged_once_and_skipped_as_not_made(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with harness(tmp_path) as h:
+        chat = h.chat()
+        await chat.login()
+        at = minute_ahead(h)
+        await plan(chat, f"/takvim her gün {wall(at)[-5:]}: {FIRST}; {SECOND}")
+        told = len(h.messenger.sent)
+        assert h.sandbox is not None
+        # The service answers "too many requests" to the run's calls, tick after tick.
+        h.sandbox.state.faults.fail_next(3, 429)
+        with caplog.at_level(logging.INFO, logger="bot.core.plans"):
+            for moved in (0, 1, 2, 31, 62):
+                h.clock.now = at + timedelta(seconds=moved)
+                await h.run_plans()
+        assert h.sandbox.state.create_count == 0
+        assert len(caplog.records) == 1, [r.getMessage() for r in caplog.records]
+        assert h.messenger.sent[told:] == [], "nothing to tell while it is tried again"
+        h.clock.now = at + timedelta(hours=1, minutes=1)
+        await h.run_plans()
+        notes = [c.text for c in h.messenger.sent][told:]
+        assert len(notes) == 1, notes
+        assert "zamanında yapılamadı" in notes[0], notes[0]
+        assert h.sandbox.state.create_count == 0

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
+from bot.api import ArticleApiError
 from bot.core import purchase
 from bot.core.errors import NotLoggedIn
 from bot.core.events import ChatAddress, Origin, UserKey
@@ -24,13 +25,13 @@ from bot.core.plans.logout import LOGGED_OUT
 from bot.core.plans.rhythm import Rhythm
 from bot.core.plans.targets import refusal
 from bot.core.plans.words import local_time
-from bot.core.ports import PostingRefused
+from bot.core.ports import MessengerError, PostingRefused
 from bot.core.states import RunStatus
 from bot.core.turn import CoreServices, Turn
 from storage import drafts, plans, users
 from storage.models import Job, Plan, PlanRun
 
-__all__ = ["DUE_PER_TICK", "LATE", "RUNS_AT_ONCE", "Planner"]
+__all__ = ["DUE_PER_TICK", "LATE", "RUNS_AT_ONCE", "NotTaken", "Planner"]
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,10 @@ LATE = timedelta(hours=1)
 # Runs made at once by one process, and due runs taken in one tick (the rest in the next).
 RUNS_AT_ONCE = 4
 DUE_PER_TICK = 200
+
+
+class NotTaken(Exception):
+    """The service did not take a run's order (busy, down) and charged nothing."""
 
 
 class Planner:
@@ -87,12 +92,16 @@ class Planner:
             return
         try:
             await self._run(plan, now)
+        except (ArticleApiError, MessengerError, NotTaken) as err:
+            if key not in self._failed:
+                log.warning("run of plan %s at %s not made, tried again: %r", *key, err)
         except Exception:
             if key not in self._failed:
-                log.exception("run of plan %s at %s failed", plan.id, plan.next_run_at)
-            self._failed[key] = now + self.lease
+                log.exception("run of plan %s at %s failed", *key)
+        else:
+            self._failed.pop(key, None)
             return
-        self._failed.pop(key, None)
+        self._failed[key] = now + self.lease
 
     async def _run(self, plan: Plan, now: datetime) -> None:
         run = await self.services.db.run(
@@ -110,16 +119,23 @@ class Planner:
         """Order the claimed run, or skip it as late; its owner must still be logged in, which
         is checked before anything calls the service."""
         draft_id = run.draft_id
+        if draft_id is None and not await self.services.accounts.is_logged_in(turn.user_id):
+            raise NotLoggedIn
+        if now - run.run_at > LATE and await self._withdrawn(draft_id):
+            await self._skip(turn, plan, run, now)
+            return
         if draft_id is None:
-            if not await self.services.accounts.is_logged_in(turn.user_id):
-                raise NotLoggedIn
-            if now - run.run_at > LATE:
-                await self._skip(turn, plan, run, now)
-                return
             draft_id = await self._prepare(turn, plan, run)
             if draft_id is None:
                 return
         await self._order(turn, plan, run, draft_id)
+
+    async def _withdrawn(self, draft_id: str | None) -> bool:
+        """Whether the run's order is not placed and now never will be: none was linked, or
+        its draft, linked but never submitted, is withdrawn."""
+        if draft_id is None:
+            return True
+        return await self.services.db.run(lambda s: plans.withdraw_run_draft(s, draft_id=draft_id))
 
     def _logged_out(self, turn: Turn, plan: Plan, run: PlanRun) -> str:
         calendar = turn.texts.calendar
@@ -196,9 +212,11 @@ class Planner:
             # An earlier claimer submitted it: the purchase path owns it now.
             await self._ordered(plan, run)
             return
-        if not placed.retry:
-            # Recorded first, so a plan listed while its owner is being told shows its next run.
-            await self._ordered(plan, run)
+        if placed.retry:
+            # Nothing charged: tried again after the run's claim, the owner told once it ends.
+            raise NotTaken(placed.text)
+        # Recorded first, so a plan listed while its owner is being told shows its next run.
+        await self._ordered(plan, run)
         calendar = turn.texts.calendar
         when = local_time(run.run_at, ZoneInfo(plan.time_zone), calendar)
         text = calendar.run_placed.format(time=when, placed=placed.text)
