@@ -627,16 +627,25 @@ async def test_a_paid_article_its_channel_no_longer_takes_goes_to_the_owners_dm(
 
 
 @pytest.mark.parametrize(
-    ("lose", "reason"),
+    ("lose", "reason", "paused"),
     [
-        (lambda slack: slack.archive_channel(CHANNEL), "kanal arşivlenmiş"),
-        (lambda slack: slack.add_channel(CHANNEL, member=False), "bot artık orada değil"),
-        (lambda slack: slack.user_leaves(CHANNEL, ALICE), "siz artık orada üye değilsiniz"),
+        (lambda slack: slack.archive_channel(CHANNEL), "kanal arşivlenmiş", "hedefe yazılamıyor"),
+        (
+            lambda slack: slack.add_channel(CHANNEL, member=False),
+            "bot artık orada değil",
+            "hedefe yazılamıyor",
+        ),
+        # The owner's right, not the bot's: the channel no longer takes posts from them.
+        (
+            lambda slack: slack.user_leaves(CHANNEL, ALICE),
+            "siz artık orada üye değilsiniz",
+            "kanalda yetkiniz yok",
+        ),
     ],
     ids=["archived", "bot_removed", "owner_left"],
 )
 async def test_a_plan_whose_channel_no_longer_takes_posts_orders_nothing_and_pauses(
-    tmp_path: Path, lose: Any, reason: str
+    tmp_path: Path, lose: Any, reason: str, paused: str
 ) -> None:
     start = datetime.now(UTC).replace(second=0, microsecond=0)
     clock = ManualClock(start, ticking=True)
@@ -653,5 +662,5 @@ async def test_a_plan_whose_channel_no_longer_takes_posts_orders_nothing_and_pau
         assert rig.sandbox.state.balance_of("demo@example.com") == 500
         dm = rig.slack.dm_channel(ALICE)
         listing = await rig.says("/takvim", "", "Planlarınız", channel=dm)
-        assert "Duraklatıldı (hedefe yazılamıyor)" in text_of(listing)
+        assert f"Duraklatıldı ({paused})" in text_of(listing)
         assert [m for m in rig.slack.messages(CHANNEL) if "Planınız" in text_of(m)] == []
