@@ -3,11 +3,13 @@ saving; the titles, tone and size were taken by the order dialog in the plan's d
 
 from __future__ import annotations
 
+import logging
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from sqlmodel import Session
 
+from bot.api import ArticleApiError
 from bot.core.actions import SavePlan
 from bot.core.events import Press
 from bot.core.plans import targets as plan_targets
@@ -23,6 +25,8 @@ from storage import drafts, plans
 from storage.models import Draft, Plan
 
 __all__ = ["MAX_PLANS", "SHOWN_RUNS", "plan_saved", "show"]
+
+log = logging.getLogger(__name__)
 
 # The runs a summary lists; the rest are counted.
 SHOWN_RUNS = 5
@@ -90,7 +94,12 @@ async def _unpaid(turn: Turn, draft: Draft, rhythm: Rhythm) -> list[Block]:
         choices=draft.title_choices,
         size=draft.size,
     )
-    balance = await turn.upstream(turn.services.api.balance)
+    try:
+        balance = await turn.upstream(turn.services.api.balance)
+    except ArticleApiError as err:
+        # Nothing is charged now: the summary goes on without the warning.
+        log.info("no balance for the summary of plan draft %s: %r", draft.id, err)
+        return []
     if balance < first:
         told = calendar.summary_first_unpaid.format(
             balance=texts.money(balance), cost=texts.money(first)
