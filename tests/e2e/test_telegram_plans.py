@@ -253,6 +253,23 @@ async def test_a_channel_where_the_owner_is_a_plain_member_is_not_offered(rig: R
     assert "Hedef: bu sohbet" in (summary.text or "")
 
 
+async def test_cikis_pauses_the_plans_it_names_and_their_runs_order_nothing(
+    rig: Rig, caplog: pytest.LogCaptureFixture
+) -> None:
+    await rig.log_in()
+    at = next_minute(rig, 2)
+    await write_plan(rig, f"/takvim her gün {wall(at, '%H:%M')}: {TITLE}; {SECOND}")
+    answer = await rig.says(ALICE, "/cikis", "Çıkış yapıldı")
+    assert f"her gün {wall(at, '%H:%M')} · kalan: 2 başlık" in (answer.text or "")
+    clock_of(rig).now = at + timedelta(seconds=30)
+    # The calendar ticks every 0.2 s here: two answers later, the run had its ticks.
+    await rig.says(ALICE, "/bakiye", "giriş")
+    listing = await rig.says(ALICE, "/takvim", "Planlarınız")
+    assert "Duraklatıldı (oturum kapalı)" in (listing.text or "")
+    assert rig.sandbox.state.create_count == 0
+    assert not [r for r in caplog.records if r.name.startswith("bot.core.plans")]
+
+
 def add_plans(session: Session, telegram_id: int, titles: list[str], at: datetime) -> None:
     """One-time plans of one title each at ``at``, for the Telegram user, written as saved."""
     user = session.exec(select(ChatUser).where(ChatUser.external_id == str(telegram_id))).one()
