@@ -205,8 +205,8 @@ class Planner:
 
     async def _order(self, turn: Turn, plan: Plan, run: PlanRun, draft_id: str) -> None:
         """Submit and place the run's order, and record the run as ordered before the owner is
-        told; unless nothing was charged and it is to be tried again (the run stays claimed
-        until its lease ends)."""
+        told; where nothing was charged and it is to be tried again, raise ``NotTaken`` (the
+        run stays claimed, and rests until its lease ends)."""
         placed = await purchase.buy(turn, draft_id)
         if isinstance(placed, purchase.NotBought):
             # An earlier claimer submitted it: the purchase path owns it now.

@@ -231,8 +231,10 @@ ENGLISH_CALENDAR = CalendarTexts(
         "Your balance ({balance}) does not pay for the whole plan ({cost}) now: a run it does "
         "not pay orders nothing, and the plan pauses."
     ),
-    plan_cap="The plan was not saved: you may have at most {limit} plans. Delete one with "
-    "/takvim to make room.",
+    plan_cap=(
+        "The plan was not saved: you may have at most {limit} plans. Delete one with /takvim "
+        "to make room."
+    ),
     saved="Plan saved. Next run: {next}. Your plans: /takvim",
     button_pause="⏸ Pause {number}",
     button_resume="▶ Resume {number}",
@@ -278,7 +280,9 @@ ENGLISH_CALENDAR = CalendarTexts(
         "Your plan is paused: you are logged out, so its order of {time} was not placed. "
         "Nothing was charged; log in with /giris and resume it with /takvim."
     ),
-    logout_paused="These plans of yours are paused (logged out); resume them with /takvim "
-    "once you log in again:",
+    logout_paused=(
+        "These plans of yours are paused (logged out); resume them with /takvim once you log "
+        "in again:"
+    ),
     logout_paused_line="{rhythm} · left: {left} titles · target: {target}",
 )
