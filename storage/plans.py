@@ -6,21 +6,32 @@ from collections.abc import Collection
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from sqlalchemy import or_, update
+from sqlalchemy import func, or_, update
 from sqlmodel import Session, col, select
 
 from storage.drafts import new_draft_id
 from storage.inserts import insert_if_absent
-from storage.models import Draft, DraftKind, DraftStep, Plan, PlanRun, PlanStatus, RunStatus
+from storage.models import (
+    ChatUser,
+    Draft,
+    DraftKind,
+    DraftStep,
+    Plan,
+    PlanRun,
+    PlanStatus,
+    RunStatus,
+)
 
 __all__ = [
     "LISTED",
     "claim_run",
+    "count_plans",
     "due_plans",
     "finish_run",
     "get_plan",
     "link_run_draft",
     "pause_plans_of_client",
+    "pause_plans_of_user",
     "plan_of_draft",
     "plans_of_user",
     "run_chat",
@@ -29,6 +40,7 @@ __all__ = [
     "set_target",
     "start_plan",
     "stop_run",
+    "withdraw_run_draft",
 ]
 
 # The plans /takvim lists.
@@ -92,6 +104,17 @@ def plans_of_user(session: Session, *, user_id: int) -> list[Plan]:
     )
 
 
+def count_plans(session: Session, *, user_id: int) -> int:
+    """How many active and paused plans the user has; the user's row is locked first, so two
+    plans saved at once are counted one after the other."""
+    session.get(ChatUser, user_id, with_for_update=True, populate_existing=True)
+    return session.exec(
+        select(func.count())
+        .select_from(Plan)
+        .where(col(Plan.chat_user_id) == user_id, col(Plan.status).in_(LISTED))
+    ).one()
+
+
 def set_status(
     session: Session,
     *,
@@ -118,13 +141,26 @@ def set_status(
     return result.rowcount == 1
 
 
-def due_plans(session: Session, *, now: datetime) -> list[Plan]:
-    """Active plans whose next run is due, the most overdue first."""
+def due_plans(session: Session, *, now: datetime, limit: int) -> list[Plan]:
+    """Active plans whose next run is due, at most ``limit``, taken round-robin by owner: each
+    owner's most overdue first, then each one's second, and so on; so one owner's many plans
+    due at once never keep another's out of a tick."""
+    turn = (
+        func.row_number()
+        .over(partition_by=col(Plan.chat_user_id), order_by=(col(Plan.next_run_at), col(Plan.id)))
+        .label("turn")
+    )
+    due = (
+        select(col(Plan.id).label("plan_id"), turn)
+        .where(col(Plan.status) == PlanStatus.ACTIVE, col(Plan.next_run_at) <= now)
+        .subquery()
+    )
     return list(
         session.exec(
             select(Plan)
-            .where(col(Plan.status) == PlanStatus.ACTIVE, col(Plan.next_run_at) <= now)
-            .order_by(col(Plan.next_run_at))
+            .join(due, col(Plan.id) == due.c.plan_id)
+            .order_by(due.c.turn, col(Plan.next_run_at), col(Plan.id))
+            .limit(limit)
         )
     )
 
@@ -301,3 +337,36 @@ def pause_plans_of_client(session: Session, *, user_id: int, client_id: int) -> 
         .values(status=PlanStatus.PAUSED, paused_reason="client")
     )
     return result.rowcount
+
+
+def pause_plans_of_user(session: Session, *, user_id: int, reason: str) -> list[Plan]:
+    """Pause the user's running plans with the reason; the plans paused, oldest first."""
+    running = list(
+        session.exec(
+            select(Plan)
+            .where(col(Plan.chat_user_id) == user_id, col(Plan.status) == PlanStatus.ACTIVE)
+            .order_by(col(Plan.id))
+            .with_for_update()
+        )
+    )
+    paused = []
+    for plan in running:
+        result = session.exec(
+            update(Plan)
+            .where(col(Plan.id) == plan.id, col(Plan.status) == PlanStatus.ACTIVE)
+            .values(status=PlanStatus.PAUSED, paused_reason=reason)
+        )
+        if result.rowcount == 1:
+            paused.append(plan)
+    return paused
+
+
+def withdraw_run_draft(session: Session, *, draft_id: str) -> bool:
+    """Cancel a run's order that was never submitted (a run too late to make); false when it
+    was submitted meanwhile, and is the purchase path's to follow."""
+    result = session.exec(
+        update(Draft)
+        .where(col(Draft.id) == draft_id, col(Draft.step) == DraftStep.READY)
+        .values(step=DraftStep.CANCELLED)
+    )
+    return result.rowcount == 1

@@ -112,6 +112,11 @@ class Harness:
     def chat(self, user: str = "u1", *, private: bool = True, language: str | None = None) -> Chat:
         return Chat(self.bot, user, private, language)
 
+    async def run_plans(self) -> None:
+        """Tick the calendar once, and wait for the notices its runs queued to be posted."""
+        await self.bot.planner.run_due()
+        await self.bot.delivery.outbox.notices.drained()
+
     def advance(self, seconds: float) -> None:
         """Move both clocks: the sandbox's (if any) and the bot's."""
         if self.sandbox is not None:

@@ -54,6 +54,7 @@ class PostingRefused(enum.StrEnum):
     NOT_MEMBER = "not_member"  # removed, or never added
     NO_RIGHTS = "no_rights"  # a member that may not post (a channel's admin without the right)
     OWNER_LEFT = "owner_left"  # the plan's owner is no longer a member
+    OWNER_NO_RIGHTS = "owner_no_rights"  # the owner may not post there (a channel's plain member)
     ARCHIVED = "archived"  # a Slack channel archived: it takes no posts
     UNKNOWN = "unknown"  # the platform would not say
 
@@ -61,11 +62,11 @@ class PostingRefused(enum.StrEnum):
 @runtime_checkable
 class PostingCheck(Protocol):
     """A messenger that can tell, before a run orders, whether the bot may still post to a
-    channel or group and whether its owner is still in it (Telegram's getChatMember, Slack's
+    channel or group and whether its owner still may (Telegram's getChatMember, Slack's
     chat.postEphemeral to the owner)."""
 
     async def may_post(self, chat: ChatAddress, owner: str) -> PostingRefused | None:
-        """None when the bot may post to the chat and ``owner`` is a member; else why not."""
+        """None when the bot may post to the chat and so may ``owner``; else why not."""
 
 
 def fitted(messenger: Messenger, screen: Screen) -> list[Screen]:

@@ -7,7 +7,7 @@ from dataclasses import replace
 from slack_bolt.context.respond.async_respond import AsyncRespond
 
 from bot.core.events import ChatAddress
-from bot.core.ports import MessengerError
+from bot.core.ports import MessengerError, fitted
 from bot.core.richtext import paragraph
 from bot.core.screens import Document, Screen
 from bot.slack import render
@@ -37,15 +37,20 @@ class Replies:
         self._pressed = pressed
 
     async def send(self, screen: Screen) -> None:
-        """Show a new ephemeral message."""
-        await self.show(screen)
+        """Show a new ephemeral message, in parts where it does not fit in one."""
+        for part in fitted(self._messenger, screen):
+            await self.show(part)
 
     async def edit(self, message_id: str, screen: Screen) -> None:
-        """Replace the pressed message in place; any other through the Web API."""
-        if message_id == self._pressed:
-            await self.show(screen, replace_original=True)
-        else:
+        """Replace the pressed message in place (its first part; the rest follow); any other
+        through the Web API."""
+        if message_id != self._pressed:
             await self._messenger.edit(self._chat, message_id, screen)
+            return
+        first, *rest = fitted(self._messenger, screen)
+        await self.show(first, replace_original=True)
+        for part in rest:
+            await self.show(part)
 
     async def delete(self, message_id: str) -> None:
         """Delete a message of the user's."""

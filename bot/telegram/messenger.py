@@ -8,6 +8,7 @@ from telegram import (
     Bot,
     ChatMember,
     ChatMemberAdministrator,
+    ChatMemberOwner,
     ChatMemberRestricted,
     InputFile,
     LinkPreviewOptions,
@@ -64,6 +65,26 @@ def _bot_may_post(member: ChatMember) -> bool:
     return member.status not in _GONE_MEMBERS
 
 
+def _in_channel(bot: ChatMember) -> bool:
+    """Whether the bot's membership is a channel's: the Bot API gives an administrator
+    ``can_post_messages`` "for channels only", and a bot is in a channel only as one."""
+    return isinstance(bot, ChatMemberAdministrator) and bot.can_post_messages is not None
+
+
+def _owner_refused(member: ChatMember, *, channel: bool) -> PostingRefused | None:
+    """Why ``member`` may not have the bot post for them: gone, or in a channel neither its
+    creator nor an administrator with the right to post (a subscriber, a demoted editor)."""
+    if member.status in _GONE_MEMBERS:
+        return PostingRefused.OWNER_LEFT
+    if isinstance(member, ChatMemberOwner):
+        return None
+    if channel:
+        may = isinstance(member, ChatMemberAdministrator) and member.can_post_messages is True
+    else:
+        may = _bot_may_post(member)
+    return None if may else PostingRefused.OWNER_NO_RIGHTS
+
+
 class TelegramMessenger:
     """Sends, edits and deletes through the Bot API; errors become the core's ``MessengerError``."""
 
@@ -101,7 +122,8 @@ class TelegramMessenger:
             raise _translated(err) from err
 
     async def may_post(self, chat: ChatAddress, owner: str) -> PostingRefused | None:
-        """Ask getChatMember whether the bot may post to the chat and ``owner`` is still in it;
+        """Ask getChatMember whether the bot may post to the chat, and whether ``owner`` still
+        may (a channel's creator or administrator with the right to post, a group's member);
         a passing failure raises ``MessengerError``, so the run is tried again."""
         chat_id = int(chat.chat_id)
         try:
@@ -118,7 +140,7 @@ class TelegramMessenger:
             return PostingRefused.UNKNOWN
         except TelegramError as err:
             raise MessengerError(str(err)) from err
-        return PostingRefused.OWNER_LEFT if member.status in _GONE_MEMBERS else None
+        return _owner_refused(member, channel=_in_channel(bot))
 
     async def delete(self, chat: ChatAddress, message_id: str) -> None:
         """Delete a message (the user's password), as far as Telegram lets the bot."""

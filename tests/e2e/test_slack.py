@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
+from sqlmodel import Session, select
 
 from bot.bootstrap import platforms_named, serve_chats
 from bot.config import ConfigError, load_settings
@@ -29,7 +30,8 @@ from bot.sandbox import DEMO_PASSWORD, LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD, 
 from bot.slack import order_form
 from bot.slack.render import unescape
 from bot.slack.texts import slack_texts
-from storage import generate_key
+from storage import Database, generate_key, plans
+from storage.models import ChatUser
 from tests.e2e.article_lines import shown_lines
 from tests.e2e.fake_slack import FakeSlack
 from tests.e2e.order_labels import MEDIUM, SHORT, TITLE, VERY_LONG
@@ -49,6 +51,7 @@ from tests.e2e.slack_rig import (
     until_serving,
 )
 from tests.fakes import ManualClock
+from tests.plan_rows import saved_plan
 from tests.ports import free_port
 
 
@@ -627,16 +630,25 @@ async def test_a_paid_article_its_channel_no_longer_takes_goes_to_the_owners_dm(
 
 
 @pytest.mark.parametrize(
-    ("lose", "reason"),
+    ("lose", "reason", "paused"),
     [
-        (lambda slack: slack.archive_channel(CHANNEL), "kanal arşivlenmiş"),
-        (lambda slack: slack.add_channel(CHANNEL, member=False), "bot artık orada değil"),
-        (lambda slack: slack.user_leaves(CHANNEL, ALICE), "siz artık orada üye değilsiniz"),
+        (lambda slack: slack.archive_channel(CHANNEL), "kanal arşivlenmiş", "hedefe yazılamıyor"),
+        (
+            lambda slack: slack.add_channel(CHANNEL, member=False),
+            "bot artık orada değil",
+            "hedefe yazılamıyor",
+        ),
+        # The owner's right, not the bot's: the channel no longer takes posts from them.
+        (
+            lambda slack: slack.user_leaves(CHANNEL, ALICE),
+            "siz artık orada üye değilsiniz",
+            "kanalda yetkiniz yok",
+        ),
     ],
     ids=["archived", "bot_removed", "owner_left"],
 )
 async def test_a_plan_whose_channel_no_longer_takes_posts_orders_nothing_and_pauses(
-    tmp_path: Path, lose: Any, reason: str
+    tmp_path: Path, lose: Any, reason: str, paused: str
 ) -> None:
     start = datetime.now(UTC).replace(second=0, microsecond=0)
     clock = ManualClock(start, ticking=True)
@@ -653,5 +665,37 @@ async def test_a_plan_whose_channel_no_longer_takes_posts_orders_nothing_and_pau
         assert rig.sandbox.state.balance_of("demo@example.com") == 500
         dm = rig.slack.dm_channel(ALICE)
         listing = await rig.says("/takvim", "", "Planlarınız", channel=dm)
-        assert "Duraklatıldı (hedefe yazılamıyor)" in text_of(listing)
+        assert f"Duraklatıldı ({paused})" in text_of(listing)
         assert [m for m in rig.slack.messages(CHANNEL) if "Planınız" in text_of(m)] == []
+
+
+async def test_fifty_plans_are_listed_with_their_buttons_within_slacks_block_limit(
+    tmp_path: Path,
+) -> None:
+    async with slack_rig(tmp_path) as rig:
+        await rig.log_in()
+        at = datetime.now(UTC).replace(second=0, microsecond=0) + timedelta(days=1)
+        db = Database.connect(rig.settings.effective_database_url)
+        try:
+            await db.run(lambda s: _fifty_plans(s, at))
+        finally:
+            db.dispose()
+        listing = await rig.says("/takvim", "", "Planlarınız", channel=rig.slack.dm_channel(ALICE))
+        since = rig.ephemeral_index(ALICE, listing)
+
+        def labels() -> list[str]:
+            shown = rig.slack.ephemerals(ALICE)[since:]
+            return [label for message in shown for label in buttons_of(message)]
+
+        await rig.slack.wait_for(lambda: "🗑 Sil 50" in labels())
+        assert "⏸ Duraklat 1" in labels()
+        assert len(labels()) == 100, "each plan's two buttons, once"
+
+
+def _fifty_plans(session: Session, at: datetime) -> None:
+    user = session.exec(select(ChatUser).where(ChatUser.external_id == ALICE)).one()
+    assert user.id is not None
+    for number in range(50):
+        title = f"Slack takvim başlığı {number}"
+        row = saved_plan(user.id, title, at, platform="slack", chat_id=CHANNEL)
+        plans.start_plan(session, plan=row)

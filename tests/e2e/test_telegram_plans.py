@@ -1,24 +1,33 @@
 """The content calendar on Telegram, end to end through the fake Bot API, with the bot's clock
 moved by the test: a plan written in one message, run at its time into a channel the user
-added the bot to, and paused when the bot may no longer post there."""
+added the bot to, and paused when the bot, or its owner, may no longer post there; and one
+user's many plans never delay another's."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from sqlmodel import Session, select
 
+from storage import Database, plans
+from storage.models import ChatUser
 from tests.e2e.fake_telegram.records import StoredMessage
 from tests.e2e.order_labels import TITLE
-from tests.e2e.telegram_rig import ALICE, Rig, telegram_rig
+from tests.e2e.telegram_rig import ALICE, BOB, Rig, telegram_rig
 from tests.fakes import ManualClock
+from tests.plan_rows import saved_plan
 
 ISTANBUL = ZoneInfo("Europe/Istanbul")
 CHANNEL = -1001234567890
 SECOND = "Bulut bilişimin kısa tarihi"
+PLANS = 50
+BOBS_TITLE = "Bob'un takvimdeki tek başlığı"
 
 
 @pytest.fixture
@@ -207,3 +216,91 @@ async def test_a_paid_article_its_channel_no_longer_takes_goes_to_the_owner(rig:
     assert any((m.text or "").startswith(TITLE) for m in rig.bot_messages(ALICE))
     assert rig.bot_messages(CHANNEL) == []
     assert rig.sandbox.state.create_count == 1
+
+
+async def test_an_owner_who_may_no_longer_post_in_the_channel_pauses_the_plan(rig: Rig) -> None:
+    await rig.log_in()
+    rig.telegram.bot_added(ALICE, CHANNEL, title="Acme Blog")
+    at = next_minute(rig, 2)
+    await write_plan(rig, f"/takvim her gün {wall(at, '%H:%M')}: {TITLE}", target="Acme Blog")
+    # The channel's creator keeps Alice an administrator, without the right to post.
+    rig.telegram.member_changed(ALICE, CHANNEL, status="administrator", can_post=False)
+    clock_of(rig).now = at
+    told = await rig.until(ALICE, "Planınız duraklatıldı", timeout=15)
+    assert "kanalda yetkiniz yok" in (told.text or "")
+    listing = await rig.says(ALICE, "/takvim", "Planlarınız")
+    assert "Duraklatıldı (kanalda yetkiniz yok)" in (listing.text or "")
+    assert rig.sandbox.state.create_count == 0, "nothing charged"
+    assert rig.bot_messages(CHANNEL) == []
+    notes = [m for m in rig.bot_messages(ALICE) if "Planınız duraklatıldı" in (m.text or "")]
+    assert len(notes) == 1, "told once"
+
+
+async def test_a_channel_where_the_owner_is_a_plain_member_is_not_offered(rig: Rig) -> None:
+    await rig.log_in()
+    rig.telegram.bot_added(ALICE, CHANNEL, title="Acme Blog")
+    rig.telegram.member_changed(ALICE, CHANNEL, status="member")
+    tones = await rig.says(ALICE, f"/takvim her gün 09:00: {TITLE}", "Yazım tonunu seçin")
+    sizes = await rig.presses(ALICE, tones, "Samimi", "Makale boyutunu seçin")
+    rig.telegram.user_presses(ALICE, sizes.message_id, sizes.callback_data(label(sizes, "Kısa")))
+    asked, summed = "Makaleler nereye", "Çalışma zamanları"
+    await rig.telegram.wait_for(
+        lambda: rig.shown(ALICE, asked, sizes.message_id) or rig.shown(ALICE, summed)
+    )
+    assert rig.shown(ALICE, asked) is None, "the channel is not offered"
+    summary = rig.shown(ALICE, summed)
+    assert summary is not None
+    assert "Hedef: bu sohbet" in (summary.text or "")
+
+
+async def test_cikis_pauses_the_plans_it_names_and_their_runs_order_nothing(
+    rig: Rig, caplog: pytest.LogCaptureFixture
+) -> None:
+    await rig.log_in()
+    at = next_minute(rig, 2)
+    await write_plan(rig, f"/takvim her gün {wall(at, '%H:%M')}: {TITLE}; {SECOND}")
+    answer = await rig.says(ALICE, "/cikis", "Çıkış yapıldı")
+    assert f"her gün {wall(at, '%H:%M')} · kalan: 2 başlık" in (answer.text or "")
+    clock_of(rig).now = at + timedelta(seconds=30)
+    # The calendar ticks every 0.2 s here: two answers later, the run had its ticks.
+    await rig.says(ALICE, "/bakiye", "giriş")
+    listing = await rig.says(ALICE, "/takvim", "Planlarınız")
+    assert "Duraklatıldı (oturum kapalı)" in (listing.text or "")
+    assert rig.sandbox.state.create_count == 0
+    assert not [r for r in caplog.records if r.name.startswith("bot.core.plans")]
+
+
+def add_plans(session: Session, telegram_id: int, titles: list[str], at: datetime) -> None:
+    """One-time plans of one title each at ``at``, for the Telegram user, written as saved."""
+    user = session.exec(select(ChatUser).where(ChatUser.external_id == str(telegram_id))).one()
+    assert user.id is not None
+    for title in titles:
+        row = saved_plan(user.id, title, at, platform="telegram", chat_id=str(telegram_id))
+        plans.start_plan(session, plan=row)
+
+
+async def test_fifty_plans_of_one_user_delay_another_users_run_by_seconds_at_most(
+    rig: Rig,
+) -> None:
+    await rig.log_in(ALICE)
+    await rig.log_in(BOB, email="az@example.com", password="Az123456")
+    rig.sandbox.state.set_balance("demo@example.com", Decimal(10_000))
+    at = next_minute(rig, 2)
+    db = Database.connect(rig.settings.effective_database_url)
+    try:
+        # Alice's first: a planner that takes the due runs in the order they were saved
+        # comes to Bob's last.
+        titles = [f"Alice'in takvim başlığı {n}" for n in range(PLANS)]
+        await db.run(lambda s: add_plans(s, ALICE, titles, at))
+        await db.run(lambda s: add_plans(s, BOB, [BOBS_TITLE], at))
+    finally:
+        db.dispose()
+    bobs = rig.sandbox.state.account("az@example.com")
+    assert bobs is not None
+    clock_of(rig).now = at
+    moved = time.monotonic()
+    await rig.telegram.wait_for(lambda: len(rig.sandbox.state.jobs_of(bobs)) == 1, timeout=10)
+    assert time.monotonic() - moved < 10
+    await rig.until(BOB, "Takvim", timeout=10)
+    # Alice's runs go on meanwhile, not one by one behind her notices.
+    await rig.telegram.wait_for(lambda: rig.sandbox.state.create_count == PLANS + 1, timeout=30)

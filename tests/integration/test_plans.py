@@ -60,12 +60,12 @@ async def test_a_one_time_plan_orders_all_its_titles_at_its_time_and_not_before(
         assert f"sonraki: {wall(at)} · kalan: 2 başlık · hedef: bu sohbet" in listing
 
         h.clock.now = at - timedelta(seconds=1)
-        await h.bot.planner.run_due()
+        await h.run_plans()
         assert h.sandbox.state.create_count == 0, "never before its time"
 
         h.clock.now = at
-        await h.bot.planner.run_due()
-        await h.bot.planner.run_due()
+        await h.run_plans()
+        await h.run_plans()
         assert h.sandbox.state.create_count == 2, "both titles, once"
         assert any("Takvim" in text for text in [c.text for c in h.messenger.sent])
         assert "Henüz planınız yok" in texts(await chat.say("/takvim")), "a one-time plan ends"
@@ -79,13 +79,13 @@ async def test_a_repeating_plan_lists_its_second_run_for_the_next_day(tmp_path: 
         clock = at.astimezone(ISTANBUL).strftime("%H:%M")
         await plan(chat, f"/takvim her gün {clock}:\n{FIRST}\n{SECOND}")
         h.clock.now = at + timedelta(seconds=5)
-        await h.bot.planner.run_due()
+        await h.run_plans()
         assert h.sandbox is not None
         assert h.sandbox.state.create_count == 1, "one title a run"
         listing = texts(await chat.say("/takvim"))
         assert f"sonraki: {wall(at + timedelta(days=1))} · kalan: 1 başlık" in listing
         h.clock.now = at + timedelta(days=1, seconds=5)
-        await h.bot.planner.run_due()
+        await h.run_plans()
         assert h.sandbox.state.create_count == 2, "the next title at the next run"
         assert "Henüz planınız yok" in texts(await chat.say("/takvim")), "none left: it ends"
 
@@ -100,9 +100,9 @@ async def test_a_run_the_balance_cannot_pay_orders_nothing_and_pauses_the_plan(
         await plan(chat, f"/takvim {wall(at)}: {FIRST}; {SECOND}")
         told = len([c.text for c in h.messenger.sent])
         h.clock.now = at
-        await h.bot.planner.run_due()
+        await h.run_plans()
         h.clock.advance(60)
-        await h.bot.planner.run_due()
+        await h.run_plans()
         assert h.sandbox is not None
         assert h.sandbox.state.create_count == 0
         assert h.sandbox.state.balance_of("az@example.com") == 20
@@ -148,7 +148,7 @@ async def test_a_plan_is_paused_resumed_and_deleted_with_its_buttons(tmp_path: P
         assert "Plan duraklatıldı." in paused
         assert "Duraklatıldı (sizin isteğinizle)" in paused
         h.clock.now = at
-        await h.bot.planner.run_due()
+        await h.run_plans()
         assert h.sandbox is not None
         assert h.sandbox.state.create_count == 0, "a paused plan does not run"
         resumed = texts(await chat.press("▶ Sürdür 1"))
@@ -205,7 +205,7 @@ async def test_a_runs_order_keeps_the_plans_client_in_the_list_and_the_spending(
         await chat.press("Kısa")
         assert "Plan kaydedildi" in texts(await chat.press("Onayla"))
         h.clock.now = at
-        await h.bot.planner.run_due()
+        await h.run_plans()
         assert h.sandbox is not None
         assert h.sandbox.state.create_count == 1
 

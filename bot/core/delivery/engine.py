@@ -174,6 +174,7 @@ class Delivery:
                 await self._heartbeat
             self._heartbeat = None
         await self._end_round(grace)
+        await self.outbox.notices.close(grace)
         async with self._round:
             await self._sender.stop()
             try:

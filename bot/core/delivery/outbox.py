@@ -1,6 +1,7 @@
 """What the core posts in chats on its own: notices and reports, through the parts that know
 the chats (``messengers``), where each message goes (``addresses``), whom it is for and in
-which language (``recipients``), and each job's progress message (``progress``).
+which language (``recipients``), each job's progress message (``progress``), and the
+notices posted in the background (``notices``).
 
 The poller, the sender, reconciliation, the plans and the order dialog all speak to users
 through it.
@@ -13,6 +14,7 @@ from collections.abc import Callable, Mapping
 
 from bot.core.delivery.addresses import Addresses
 from bot.core.delivery.messengers import Messengers
+from bot.core.delivery.notices import Notices
 from bot.core.delivery.progress import ProgressLine, notice
 from bot.core.delivery.recipients import Recipients
 from bot.core.events import ChatAddress
@@ -44,6 +46,8 @@ class Outbox:
         self.progress = ProgressLine(
             db=db, messengers=self.messengers, addresses=self.addresses, recipients=self.recipients
         )
+        # What the core tells on its own without waiting for it to be paced out (a plan's run).
+        self.notices = Notices()
 
     async def tell(self, user: ChatUser, chat: ChatAddress, say: Callable[[Texts], str]) -> None:
         """Post a short notice in the user's language; a failed send is logged, not raised."""

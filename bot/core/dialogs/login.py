@@ -9,6 +9,7 @@ from bot.core.errors import LoginThrottled
 from bot.core.events import Command, LoginForm, Press, Text
 from bot.core.forms import looks_like_email
 from bot.core.inputs import one_sentence, printable, split_credentials
+from bot.core.plans.logout import pause_at_logout
 from bot.core.screens import Button, Screen
 from bot.core.states import Awaiting
 from bot.core.turn import Turn, text_screen
@@ -164,7 +165,8 @@ async def _log_in(turn: Turn, email: str, password: str) -> None:
 
 
 async def log_out(turn: Turn, command: Command) -> None:
-    """Forget the user's tokens and any order in progress."""
+    """Forget the user's tokens and any order in progress, and pause the plans (named)."""
     await turn.store(lambda s: drafts.cancel_open_drafts(s, user_id=turn.user_id))
     had_session = await turn.services.accounts.logout(turn.user_id)
-    turn.say(turn.texts.logout_done if had_session else turn.texts.logout_nothing)
+    paused = await pause_at_logout(turn)
+    turn.say(turn.texts.logout_done if had_session else turn.texts.logout_nothing, *paused)

@@ -23,6 +23,8 @@ from storage.models import Plan
 __all__ = ["plan_pressed", "resumed_at", "show_plans"]
 
 _PAUSE, _RESUME, _DELETE, _SURE, _KEEP = "p", "r", "d", "y", "n"
+# Buttons a row: two plans' (pause or resume, and delete).
+_ROW = 4
 
 
 async def show_plans(turn: Turn, *, message_id: str | None = None) -> None:
@@ -34,11 +36,13 @@ async def show_plans(turn: Turn, *, message_id: str | None = None) -> None:
         turn.replace(message_id, Screen((paragraph(f"{calendar.none_yet}\n{how}"),)))
         return
     lines = [paragraph(bold(calendar.heading))]
-    rows: list[tuple[Button, ...]] = []
+    buttons: list[Button] = []
     for number, plan in enumerate(listed, 1):
         lines.append(paragraph(_line(turn.texts, plan, number)))
-        rows.append(_buttons(turn, plan, number))
-    turn.replace(message_id, Screen(tuple(lines), tuple(rows)))
+        buttons += _buttons(turn, plan, number)
+    # Two plans a row: a cap's worth of plans stays within Slack's 50 blocks a message.
+    rows = tuple(tuple(buttons[at : at + _ROW]) for at in range(0, len(buttons), _ROW))
+    turn.replace(message_id, Screen(tuple(lines), rows))
 
 
 def _line(texts: Texts, plan: Plan, number: int) -> str:

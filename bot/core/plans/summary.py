@@ -3,13 +3,17 @@ saving; the titles, tone and size were taken by the order dialog in the plan's d
 
 from __future__ import annotations
 
+import logging
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from sqlmodel import Session
 
+from bot.api import ArticleApiError
 from bot.core.actions import SavePlan
 from bot.core.events import Press
 from bot.core.plans import targets as plan_targets
+from bot.core.plans.costs import titles_cost
 from bot.core.plans.rhythm import Rhythm, next_runs
 from bot.core.plans.words import describe, local_time, tomorrow
 from bot.core.richtext import Block, BulletList, Span, bold, paragraph
@@ -20,10 +24,15 @@ from bot.core.turn import Turn, text_screen
 from storage import drafts, plans
 from storage.models import Draft, Plan
 
-__all__ = ["SHOWN_RUNS", "plan_saved", "show"]
+__all__ = ["MAX_PLANS", "SHOWN_RUNS", "plan_saved", "show"]
+
+log = logging.getLogger(__name__)
 
 # The runs a summary lists; the rest are counted.
 SHOWN_RUNS = 5
+# The plans a user may have (running or paused): each is a run at its minute, so they are a
+# load on the service and the chats; and /takvim's buttons, two a plan, stay within 100.
+MAX_PLANS = 50
 
 
 def zone_of(turn: Turn) -> ZoneInfo:
@@ -70,6 +79,7 @@ async def show(
     ]
     if len(runs) > SHOWN_RUNS:
         blocks.append(paragraph(calendar.summary_more_runs.format(count=len(runs) - SHOWN_RUNS)))
+    blocks += await _unpaid(turn, draft, rhythm)
     blocks.append(paragraph(calendar.summary_charged_when_run))
     save = Button(
         texts.button_confirm,
@@ -77,6 +87,38 @@ async def show(
         aliases=in_every_language(lambda t: t.button_confirm),
     )
     turn.replace(message_id, Screen(tuple(blocks), ((save, cancel), *change)))
+
+
+async def _unpaid(turn: Turn, draft: Draft, rhythm: Rhythm) -> list[Block]:
+    """What the balance now cannot pay, said in the summary: the first run, or the plan's
+    titles all; nothing where it pays them. Saving is allowed either way."""
+    texts, calendar = turn.texts, turn.texts.calendar
+    titles = draft.titles or []
+    total = draft.cost or Decimal(0)
+    first = await titles_cost(
+        turn,
+        titles[:1] if rhythm.repeats else titles,
+        every_title=titles,
+        choices=draft.title_choices,
+        size=draft.size,
+    )
+    try:
+        balance = await turn.upstream(turn.services.api.balance)
+    except ArticleApiError as err:
+        # Nothing is charged now: the summary goes on without the warning.
+        log.info("no balance for the summary of plan draft %s: %r", draft.id, err)
+        return []
+    if balance < first:
+        told = calendar.summary_first_unpaid.format(
+            balance=texts.money(balance), cost=texts.money(first)
+        )
+    elif balance < total:
+        told = calendar.summary_all_unpaid.format(
+            balance=texts.money(balance), cost=texts.money(total)
+        )
+    else:
+        return []
+    return [paragraph(told)]
 
 
 async def plan_saved(turn: Turn, action: SavePlan, press: Press) -> None:
@@ -92,6 +134,8 @@ async def plan_saved(turn: Turn, action: SavePlan, press: Press) -> None:
             return turn.texts.stale_button
         if draft.step is not DraftStep.READY:
             return turn.texts.stale_button
+        if plans.count_plans(session, user_id=turn.user_id) >= MAX_PLANS:
+            return turn.texts.calendar.plan_cap.format(limit=MAX_PLANS)
         first = Rhythm.decode(plan.rhythm).next_run(ZoneInfo(plan.time_zone), now)
         if first is None:
             calendar, zone = turn.texts.calendar, ZoneInfo(plan.time_zone)

@@ -42,6 +42,11 @@ class CalendarTexts:
     summary_more_runs: str
     summary_titles: str
     summary_charged_when_run: str
+    # What the balance cannot pay when the plan is saved: its first run, or all its titles.
+    summary_first_unpaid: str
+    summary_all_unpaid: str
+    # Saving a plan past the cap of plans a user may have.
+    plan_cap: str
     saved: str
     cancelled: str
     button_pause: str
@@ -61,6 +66,14 @@ class CalendarTexts:
     run_skipped: str
     run_title_refused: str
     run_target_lost: str
+    # The owner may no longer post to the plan's channel or group, so the bot will not for them.
+    run_rights_lost: str
+    # A run skipped as late although the bot was running (its clock jumped, the run failed).
+    run_skipped_failed: str
+    run_logged_out: str
+    # /cikis names the plans it paused, one line each.
+    logout_paused: str
+    logout_paused_line: str
 
     def refusal(self, code: str) -> str:
         """Why a run could not post to its target, in words."""
@@ -97,6 +110,7 @@ TURKISH_CALENDAR = CalendarTexts(
         ("client", "müşteri silindi"),
         ("site", "site yazıyı almadı"),
         ("login", "oturum kapalı"),
+        ("rights", "kanalda yetkiniz yok"),
     ),
     here="bu sohbet",
     plan_chat="planı yazdığınız sohbet",
@@ -128,6 +142,17 @@ TURKISH_CALENDAR = CalendarTexts(
     summary_charged_when_run=(
         "Şimdi ücret alınmaz: her sipariş, çalıştığı anda bakiyenizden ücretlendirilir."
     ),
+    summary_first_unpaid=(
+        "⚠ Bakiyeniz ({balance}) şu an ilk çalışmanın ücretini ({cost}) karşılamıyor: o zamana "
+        "kadar yüklemezseniz sipariş verilmez ve plan duraklatılır. Yine de kaydedebilirsiniz."
+    ),
+    summary_all_unpaid=(
+        "Bakiyeniz ({balance}) şu an planın tümünü ({cost}) karşılamıyor: bakiye yetmediği "
+        "çalışmada sipariş verilmez ve plan duraklatılır."
+    ),
+    plan_cap=(
+        "Plan kaydedilmedi: en çok {limit} planınız olabilir. Yenisi için /takvim ile birini silin."
+    ),
     saved="Plan kaydedildi. Sonraki çalışma: {next}. Planlarınız: /takvim",
     cancelled="Plan iptal edildi; kaydedilmedi.",
     button_pause="⏸ Duraklat {number}",
@@ -143,6 +168,7 @@ TURKISH_CALENDAR = CalendarTexts(
         ("not_member", "bot artık orada değil"),
         ("no_rights", "botun orada yazma yetkisi yok"),
         ("owner_left", "siz artık orada üye değilsiniz"),
+        ("owner_no_rights", "kanalda yetkiniz yok"),
         ("archived", "kanal arşivlenmiş"),
         ("unknown", "Telegram izin vermedi"),
     ),
@@ -162,6 +188,23 @@ TURKISH_CALENDAR = CalendarTexts(
         "Planınız duraklatıldı: {target} hedefine artık yazamıyorum ({reason}). "
         "Hiçbir ücret alınmadı; sorunu giderince /takvim ile sürdürün."
     ),
+    run_rights_lost=(
+        "Planınız duraklatıldı: {target} hedefine sizin adınıza yazamam ({reason}). Hiçbir "
+        "ücret alınmadı; yetkiniz geri gelince /takvim ile sürdürün."
+    ),
+    run_skipped_failed=(
+        "Planınızın {time} çalışması bir saatten fazla gecikti (zamanında yapılamadı) "
+        "ve atlandı; ücret alınmadı."
+    ),
+    run_logged_out=(
+        "Planınız duraklatıldı: oturumunuz kapalı, {time} siparişi verilmedi. Hiçbir ücret "
+        "alınmadı; /giris ile giriş yapıp /takvim ile sürdürün."
+    ),
+    logout_paused=(
+        "Şu planlarınız duraklatıldı (oturum kapalı); yeniden giriş yapınca /takvim ile "
+        "sürdürebilirsiniz:"
+    ),
+    logout_paused_line="{rhythm} · kalan: {left} başlık · hedef: {target}",
 )
 
 ENGLISH_CALENDAR = CalendarTexts(
@@ -189,6 +232,7 @@ ENGLISH_CALENDAR = CalendarTexts(
         ("client", "client removed"),
         ("site", "the site refused the post"),
         ("login", "logged out"),
+        ("rights", "you may not post in the channel"),
     ),
     here="this chat",
     plan_chat="the chat you wrote the plan in",
@@ -220,6 +264,18 @@ ENGLISH_CALENDAR = CalendarTexts(
     summary_charged_when_run=(
         "Nothing is charged now: each order is charged to your balance when it runs."
     ),
+    summary_first_unpaid=(
+        "⚠ Your balance ({balance}) does not pay for the first run ({cost}) now: unless you "
+        "top up by then, nothing is ordered and the plan pauses. You may save it all the same."
+    ),
+    summary_all_unpaid=(
+        "Your balance ({balance}) does not pay for the whole plan ({cost}) now: a run it does "
+        "not pay orders nothing, and the plan pauses."
+    ),
+    plan_cap=(
+        "The plan was not saved: you may have at most {limit} plans. Delete one with /takvim "
+        "to make room."
+    ),
     saved="Plan saved. Next run: {next}. Your plans: /takvim",
     cancelled="Plan cancelled; it was not saved.",
     button_pause="⏸ Pause {number}",
@@ -237,6 +293,7 @@ ENGLISH_CALENDAR = CalendarTexts(
         ("not_member", "the bot is no longer there"),
         ("no_rights", "the bot may not post there"),
         ("owner_left", "you are no longer a member there"),
+        ("owner_no_rights", "you may not post in the channel"),
         ("archived", "the channel is archived"),
         ("unknown", "Telegram would not allow it"),
     ),
@@ -256,4 +313,21 @@ ENGLISH_CALENDAR = CalendarTexts(
         "Your plan is paused: I can no longer post to {target} ({reason}). Nothing was "
         "charged; resume it with /takvim once that is fixed."
     ),
+    run_rights_lost=(
+        "Your plan is paused: I will not post to {target} for you ({reason}). Nothing was "
+        "charged; resume it with /takvim once you may post there again."
+    ),
+    run_skipped_failed=(
+        "Your plan's run of {time} was over an hour late (it could not be made in time) and "
+        "was skipped; nothing was charged."
+    ),
+    run_logged_out=(
+        "Your plan is paused: you are logged out, so its order of {time} was not placed. "
+        "Nothing was charged; log in with /giris and resume it with /takvim."
+    ),
+    logout_paused=(
+        "These plans of yours are paused (logged out); resume them with /takvim once you log "
+        "in again:"
+    ),
+    logout_paused_line="{rhythm} · left: {left} titles · target: {target}",
 )

@@ -11,7 +11,7 @@ from tests.e2e.fake_telegram.records import JSON
 from tests.e2e.fake_telegram.replies import ApiError, bad_request
 from tests.e2e.fake_telegram.state import BotState
 
-__all__ = ["change_bot", "check_may_send", "get_chat_member", "user_leaves"]
+__all__ = ["change_bot", "change_member", "check_may_send", "get_chat_member", "user_leaves"]
 
 _GONE = frozenset({"left", "kicked"})
 # The rights of an administrator, all off unless given (Telegram lists every one).
@@ -29,8 +29,10 @@ _ADMIN_RIGHTS = (
 )
 
 
-def _bot_member(state: BotState, chat_type: str, status: str, *, can_post: bool) -> JSON:
-    member: JSON = {"status": status, "user": state.bot}
+def _member(user: JSON, chat_type: str, status: str, *, can_post: bool) -> JSON:
+    """A ``ChatMember`` of the status: ChatMemberAdministrator lists every right, and
+    ``can_post_messages`` for channels only; ChatMemberMember only the status and the user."""
+    member: JSON = {"status": status, "user": user}
     if status == "administrator":
         member |= {right: False for right in _ADMIN_RIGHTS}
         member |= {"can_be_edited": False, "is_anonymous": False, "can_manage_chat": True}
@@ -58,7 +60,7 @@ def change_bot(
     members = state.members.setdefault(chat_id, {})
     members.setdefault(user["id"], {"status": "creator", "user": user, "is_anonymous": False})
     old = members.get(state.bot["id"], {"status": "left", "user": state.bot})
-    new = _bot_member(state, chat_type, status, can_post=can_post)
+    new = _member(state.bot, chat_type, status, can_post=can_post)
     members[state.bot["id"]] = new
     change = {
         "chat": chat,
@@ -68,6 +70,28 @@ def change_bot(
         "new_chat_member": new,
     }
     return state.queue_update("my_chat_member", change)
+
+
+def change_member(
+    state: BotState, user_id: int, chat_id: int, *, status: str, can_post: bool = True
+) -> JSON | None:
+    """An administrator changes a person's membership (promotes, demotes them); the
+    ``chat_member`` update, which bots get only when their allowed_updates ask for it."""
+    chat = state.chats[chat_id]
+    members = state.members[chat_id]
+    user = state.user(user_id)
+    old = members.get(user_id, {"status": "left", "user": user})
+    new = _member(user, chat["type"], status, can_post=can_post)
+    members[user_id] = new
+    creator = next((m["user"] for m in members.values() if m["status"] == "creator"), user)
+    change = {
+        "chat": chat,
+        "from": creator,
+        "date": state.now(),
+        "old_chat_member": old,
+        "new_chat_member": new,
+    }
+    return state.queue_update("chat_member", change)
 
 
 def user_leaves(state: BotState, user_id: int, chat_id: int) -> None:

@@ -337,6 +337,16 @@ class FakeTelegram:
             can_post=can_post,
         )
 
+    def member_changed(
+        self, user_id: int, chat_id: int, *, status: str, can_post: bool = True
+    ) -> JSON | None:
+        """An administrator makes the person a plain ``member`` of a channel or group, or an
+        ``administrator`` with or without the right to post (channels); the ``chat_member``
+        update, None where the bot's allowed_updates leave it out."""
+        return members.change_member(
+            self._state, user_id, chat_id, status=status, can_post=can_post
+        )
+
     def user_leaves(self, user_id: int, chat_id: int) -> None:
         """The person leaves a channel or group: getChatMember names them ``left`` there."""
         members.user_leaves(self._state, user_id, chat_id)
