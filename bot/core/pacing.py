@@ -40,6 +40,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Protocol
 
 __all__ = [
     "MARGIN",
@@ -142,6 +143,24 @@ class Bucket:
 Limit = Window | Bucket
 
 
+def _ahead(bucket: Bucket, step: float, margin: float, spare: Spare) -> float:
+    """How far ahead of its pace (GCRA's theoretical arrival time) a send may be: the
+    bucket's burst less the margin, never below the ``kept`` tokens, less what it leaves."""
+    room = min(spare.kept, bucket.burst - 1) / bucket.per_second
+    return max(room, (bucket.burst - 1) / bucket.per_second - margin) - spare.bucket * step
+
+
+class SharedPace(Protocol):
+    """Chats' buckets kept where every replica draws from them (a database)."""
+
+    async def claim(self, chat: Hashable, step: float, ahead: float) -> float | None:
+        """Take one send of the chat's bucket if its next free time is at most ``ahead``
+        seconds from now, moving it a ``step`` on (None); else the seconds until it is."""
+
+    async def hold(self, chat: Hashable, seconds: float) -> None:
+        """Let no send to the chat be claimed for ``seconds`` from now."""
+
+
 @dataclass(frozen=True, slots=True)
 class Slot:
     """When to send (``reserved``), or when to ask again because the chat is not ready."""
@@ -179,11 +198,8 @@ class _Log:
         at = max(now, self.held_until, self.last)
         for limit in limits:
             if isinstance(limit, Bucket):
-                step = self._step(limit, now)
-                # How far ahead of its pace the bucket's burst lets a send be, less the margin.
-                room = min(spare.kept, limit.burst - 1) / limit.per_second
-                ahead = max(room, (limit.burst - 1) / limit.per_second - margin)
-                at = max(at, self.arrivals.get(limit, 0.0) - ahead + spare.bucket * step)
+                ahead = _ahead(limit, self.step_of(limit, now), margin, spare)
+                at = max(at, self.arrivals.get(limit, 0.0) - ahead)
             elif len(self.times) >= limit.count - spare.window:
                 at = max(at, self.times[spare.window - limit.count] + limit.seconds)
         return at
@@ -192,7 +208,7 @@ class _Log:
         self.last = at
         for limit in limits:
             if isinstance(limit, Bucket):
-                self.arrivals[limit] = max(self.arrivals.get(limit, 0.0), at) + self._step(
+                self.arrivals[limit] = max(self.arrivals.get(limit, 0.0), at) + self.step_of(
                     limit, at
                 )
         if any(isinstance(limit, Window) for limit in limits):
@@ -205,7 +221,7 @@ class _Log:
         latest."""
         for limit in limits:
             if isinstance(limit, Bucket) and limit in self.arrivals:
-                self.arrivals[limit] = max(self.arrivals[limit], at + self._step(limit, at))
+                self.arrivals[limit] = max(self.arrivals[limit], at + self.step_of(limit, at))
         if self._answered(slot):
             insort(self.times, at)
 
@@ -214,7 +230,7 @@ class _Log:
         nothing."""
         for limit in limits:
             if isinstance(limit, Bucket) and limit in self.arrivals:
-                self.arrivals[limit] -= self._step(limit, now)
+                self.arrivals[limit] -= self.step_of(limit, now)
         self._answered(slot)
 
     def _answered(self, slot: float) -> bool:
@@ -230,7 +246,8 @@ class _Log:
             del self.times[index]
         return True
 
-    def _step(self, bucket: Bucket, now: float) -> float:
+    def step_of(self, bucket: Bucket, now: float) -> float:
+        """The bucket's step between sends now: longer while the chat is slowed."""
         step = 1.0 / bucket.per_second
         return step * _SLOWER if now < self.slowed_until else step
 
@@ -254,8 +271,10 @@ class Pacer:
         margin: float = MARGIN,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        shared: SharedPace | None = None,
     ) -> None:
         self._overall = tuple(overall)
+        self._shared = shared
         self._margin = margin
         self._clock = clock
         self._sleep = sleep
@@ -275,6 +294,10 @@ class Pacer:
         At ``Priority.IF_FREE``, raise ``NoRoom`` instead of sleeping.
         """
         priority = _PRIORITY.get()
+        shared = next((limit for limit in limits if isinstance(limit, Bucket)), None)
+        if self._shared is not None and shared is not None:
+            await self._claim(self._shared, chat, shared, priority)
+            limits = tuple(limit for limit in limits if limit is not shared)
         while True:
             now = self._clock()
             slot = self.reserve(chat, limits, now, priority=priority)
@@ -284,6 +307,36 @@ class Pacer:
                 await self._sleep(slot.at - now)
             if slot.reserved:
                 return slot.at
+
+    async def _claim(
+        self, shared: SharedPace, chat: Hashable, bucket: Bucket, priority: Priority
+    ) -> None:
+        """Take a send of ``chat``'s ``bucket`` where every replica draws from it, once this
+        process holds the chat no longer."""
+        while True:
+            now = self._clock()
+            log = self._chats.setdefault(chat, _Log())
+            wait = log.held_until - now
+            if wait <= 0:
+                step = log.step_of(bucket, now)
+                ahead = _ahead(bucket, step, self.margin, _spare(priority, bot=False))
+                claimed = await shared.claim(chat, step, ahead)
+                if claimed is None:
+                    return
+                wait = claimed
+            if priority is Priority.IF_FREE:
+                raise NoRoom(chat)
+            await self._sleep(wait)
+
+    async def share_refusal(
+        self, chat: Hashable, limits: Sequence[Limit], retry_after: float
+    ) -> None:
+        """Hold ``chat`` for ``retry_after`` on every replica, after a 429 (see ``refused``)."""
+        bucket = next((limit for limit in limits if isinstance(limit, Bucket)), None)
+        if self._shared is not None and bucket is not None:
+            # Its next free time then, plus the burst's room: one send at the end of the hold.
+            room = (bucket.burst - 1) / bucket.per_second
+            await self._shared.hold(chat, retry_after + room)
 
     def reserve(
         self,

@@ -106,6 +106,7 @@ class PacedRateLimiter(BaseRateLimiter[None]):
                 log.warning("%s to chat %s: 429, waiting %.1f s", endpoint, chat, seconds)
                 if slot is not None:
                     self._pacer.refused(chat, limits, seconds, slot)
+                    await self._pacer.share_refusal(chat, limits, seconds)
                 retries += 1
                 if retries > RETRIES:
                     raise

@@ -16,6 +16,7 @@ from telegram.error import InvalidToken, NetworkError, RetryAfter
 
 from bot.config import ConfigError, Settings
 from bot.core.conversation import Conversations
+from bot.core.pacing import SharedPace
 from bot.core.ports import Messenger
 from bot.core.retries import best_effort, retried
 from bot.telegram.application import build_application
@@ -113,7 +114,10 @@ async def _initialized(application: TelegramApp) -> AsyncIterator[TelegramApp]:
 
 @asynccontextmanager
 async def running_telegram(
-    settings: Settings, conversations: Conversations, messengers: MutableMapping[str, Messenger]
+    settings: Settings,
+    conversations: Conversations,
+    messengers: MutableMapping[str, Messenger],
+    shared: SharedPace | None = None,
 ) -> AsyncIterator[TelegramRuntime]:
     """Start the bot for the block (``go_live`` lets updates in); its messenger serves delivery."""
     settings.require("telegram_bot_token")
@@ -124,6 +128,7 @@ async def running_telegram(
         api_url=settings.telegram_api_url,
         conversations=conversations,
         polling=webhook is None,
+        shared=shared,
     )
     async with _initialized(application):
         messenger = application.bot_data.messenger
