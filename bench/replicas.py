@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from bench.delivery import (
+    _MIGRATING,
     ACTIONS,
     ACTIONS_APART,
     FIRST_USER,
@@ -50,8 +51,9 @@ from tests.ports import free_port
 
 __all__ = ["replicas"]
 
-# The PostgreSQL server of the scenario (a schema of its own is made and dropped).
-SERVER = os.environ.get("BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
+# The PostgreSQL server of the scenario, unless BENCH_DATABASE_URL names another (a schema
+# of its own is made in it, and dropped after).
+LOCAL_SERVER = "postgresql://postgres@127.0.0.1:5432/test"
 REPLICAS = 3
 WEBHOOK_URL = "https://bot.example.test/telegram/hook"
 WEBHOOK_SECRET = "bench-replicas-secret"  # noqa: S105  (the fake's, not a secret)
@@ -76,14 +78,15 @@ async def _schema() -> AsyncIterator[str]:
     import psycopg
     from psycopg import sql
 
+    server = os.environ.get("BENCH_DATABASE_URL", LOCAL_SERVER)
     name = f"bench_{secrets.token_hex(6)}"
     schema = sql.Identifier(name)
-    with psycopg.connect(SERVER, autocommit=True) as connection:
+    with psycopg.connect(server, autocommit=True) as connection:
         connection.execute(sql.SQL("CREATE SCHEMA {}").format(schema))
     try:
-        yield f"{SERVER}?options=-csearch_path%3D{name}"
+        yield f"{server}?options=-csearch_path%3D{name}"
     finally:
-        with psycopg.connect(SERVER, autocommit=True) as connection:
+        with psycopg.connect(server, autocommit=True) as connection:
             connection.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(schema))
 
 
@@ -100,7 +103,9 @@ async def shared_world(folder: Path) -> AsyncIterator[SharedWorld]:
         key = generate_key()
         db = Database.connect(url)
         try:
-            await asyncio.to_thread(db.migrate)
+            # Alembic keeps its context in module globals: one migration at a time.
+            async with _MIGRATING:
+                await asyncio.to_thread(db.migrate)
             api = ArticleApi(http, base_url=sandbox.url)
             accounts = Accounts(db=db, api=api, cipher=TokenCipher(key), clock=system_clock)
             yield SharedWorld(folder, telegram, sandbox, db, api, accounts, key, url=url)
