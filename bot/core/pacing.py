@@ -9,10 +9,11 @@ other chat back, and 429s are rare instead of being the mechanism.
 Sends reach the platform over a network, each a little late by a varying amount: two sent
 one refill apart may arrive closer than that. So a bucket is kept with a margin of room (its
 burst counts that much refill less): ``MARGIN``, or more when the requests measured lately
-(``reached``) took longer, as on a busy host. A send counts from the moment its answer came
-back (``reached``), the latest it can have reached the platform; a window compares that with
-when the next send leaves, so no window of the platform's, however late the next arrives,
-holds more than its count (until the answer, a send counts from a margin after it left). A
+(``reached``) took longer, as on a busy host; a chat's send counts from the moment its
+answer came back (``reached``), the latest it can have reached the platform. A window counts
+each send from when it reached the platform at the latest as well: ``MARGIN`` after it left,
+or its answer if that came sooner; it compares that with when the next send leaves, so no
+window of the platform's holds more than its count however late the next one arrives. A
 send the platform refused (429) is handed back with ``refused``: only what reached the
 platform counts. A 429 keeps the chat silent for its ``retry_after``; the bot cannot tell
 whether the chat's limit or the bot's refused it, so only a second 429 soon after halves the
@@ -176,7 +177,7 @@ class _Log:
     when it is held, and slowed."""
 
     times: list[float] = field(default_factory=list)
-    # Sends not answered yet, by slot: their place in ``times``, a guess until the answer.
+    # Sends not answered yet, by slot: their place in ``times``, until an answer comes sooner.
     unanswered: dict[float, list[float]] = field(default_factory=dict)
     arrivals: dict[Bucket, float] = field(default_factory=dict)
     last: float = 0.0
@@ -189,9 +190,9 @@ class _Log:
         """The first moment at or after ``now`` when one more send keeps every limit, with
         ``spare`` left in each.
 
-        A window counts each send from when it reached the platform at the latest (its
-        answer), and compares that with when the next one leaves: however late the next
-        one arrives, no window of the platform's can hold more than its count. The margin
+        A window counts each send from when it reached the platform at the latest, and
+        compares that with when the next one leaves: however late the next one arrives, no
+        window of the platform's can hold more than its count. The margin
         never takes the ``kept`` tokens the priorities leave each other: however late
         answers come back, an answer or a first message still finds its room.
         """
@@ -212,9 +213,10 @@ class _Log:
                     limit, at
                 )
         if any(isinstance(limit, Window) for limit in limits):
-            # Counted from a guess of its answer until the answer comes.
-            insort(self.times, at + margin)
-            self.unanswered.setdefault(at, []).append(at + margin)
+            # Reaching the platform at the latest the network's jitter after it left, or by
+            # its answer if that comes sooner.
+            insort(self.times, at + MARGIN)
+            self.unanswered.setdefault(at, []).append(at + MARGIN)
 
     def reached(self, limits: Sequence[Limit], slot: float, at: float) -> None:
         """The send of ``slot`` reached the platform by ``at``: count it from then at the
@@ -222,8 +224,9 @@ class _Log:
         for limit in limits:
             if isinstance(limit, Bucket) and limit in self.arrivals:
                 self.arrivals[limit] = max(self.arrivals[limit], at + self.step_of(limit, at))
-        if self._answered(slot):
-            insort(self.times, at)
+        guess = self._answered(slot)
+        if guess is not None:
+            insort(self.times, min(at, guess))
 
     def give_back(self, limits: Sequence[Limit], slot: float, now: float) -> None:
         """Undo the count of the send of ``slot``: the platform refused it, so it took
@@ -233,18 +236,18 @@ class _Log:
                 self.arrivals[limit] -= self.step_of(limit, now)
         self._answered(slot)
 
-    def _answered(self, slot: float) -> bool:
-        """Drop the guess of when the send of ``slot`` reached the platform; whether any."""
+    def _answered(self, slot: float) -> float | None:
+        """Drop the guess of when the send of ``slot`` reached the platform: it, if any."""
         guesses = self.unanswered.get(slot)
         if not guesses:
-            return False
+            return None
         guess = guesses.pop()
         if not guesses:
             del self.unanswered[slot]
         index = bisect_left(self.times, guess)
         if index < len(self.times) and self.times[index] == guess:
             del self.times[index]
-        return True
+        return guess
 
     def step_of(self, bucket: Bucket, now: float) -> float:
         """The bucket's step between sends now: longer while the chat is slowed."""
@@ -274,6 +277,7 @@ class Pacer:
         shared: SharedPace | None = None,
     ) -> None:
         self._overall = tuple(overall)
+        self._bot_windows = tuple(limit for limit in overall if isinstance(limit, Window))
         self._shared = shared
         self._margin = margin
         self._clock = clock
@@ -370,7 +374,8 @@ class Pacer:
         now = self._clock()
         self._took.append(max(0.0, now - slot))
         self._chats.setdefault(chat, _Log()).reached(limits, slot, now)
-        self._bot.reached(self._overall, slot, now)
+        # The bot's bucket paces; only its window, the limit itself, counts from answers.
+        self._bot.reached(self._bot_windows, slot, now)
 
     def hold(self, chat: Hashable | None, seconds: float) -> None:
         """Send nothing to ``chat`` (to any chat, when None) for ``seconds`` from now."""
