@@ -106,6 +106,9 @@ class Sizes:
     bakiye: int = 100
     # Chats receiving an article while one person acts (the scenario ``actions``).
     busy: int = 60
+    # People acting in their own chats while their articles arrive, over three replicas
+    # (``replicas``): four answers each in 2.1 s, one person starting every 0.25 s.
+    replica_people: int = 24
     delivered: int = 100_000
     baseline: int = 1_000
     pending: int = 500
@@ -123,6 +126,7 @@ SMOKE = Sizes(
     poll_interval=0.25,
     bakiye=2,
     busy=2,
+    replica_people=2,
     delivered=400,
     baseline=100,
     pending=20,

@@ -59,6 +59,8 @@ WEBHOOK_URL = "https://bot.example.test/telegram/hook"
 WEBHOOK_SECRET = "bench-replicas-secret"  # noqa: S105  (the fake's, not a secret)
 # A person's answer is due within this long, however busy the replicas are.
 ANSWER_GOAL = 3.0
+# One person starts acting this long after the one before.
+PEOPLE_APART = 0.25
 
 
 @dataclass
@@ -145,7 +147,12 @@ async def webhook_replicas(w: SharedWorld, poll_interval: float) -> AsyncIterato
 async def _acts(
     w: SharedWorld, http: httpx.AsyncClient, hooks: list[str], person: int, first: int
 ) -> list[float]:
-    """The person's ``/bakiye`` a moment apart, each to the next replica: each answer's time."""
+    """The person's ``/bakiye`` a moment apart, each to the next replica: each answer's time.
+
+    The ``first``-th person starts ``PEOPLE_APART`` after the one before: people come one
+    after another, not all in the same instant (96 answers at once are more than Telegram's
+    30 a second could carry within the goal, whoever paced them)."""
+    await asyncio.sleep(first * PEOPLE_APART)
     times = []
     started = time.monotonic()
     for n in range(ACTIONS):
@@ -194,7 +201,7 @@ async def replicas(folder: Path, sizes: Sizes) -> list[Measure]:
     """People acting in chats that are receiving articles, their updates spread over three
     webhook replicas on PostgreSQL."""
     async with shared_world(folder) as w:
-        people = [FIRST_USER + n for n in range(sizes.busy)]
+        people = [FIRST_USER + n for n in range(sizes.replica_people)]
         orders = [(await chat_user(w, person), person) for person in people]
         expected = await all_finished(w, orders, "Kopya", sizes.private_size)
         async with webhook_replicas(w, sizes.poll_interval) as hooks, httpx.AsyncClient() as http:
