@@ -17,7 +17,7 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -31,6 +31,7 @@ from bench.delivery import (
     LIMITS,
     START_TIMEOUT,
     TOKEN,
+    Delivered,
     Measure,
     Sizes,
     World,
@@ -215,14 +216,13 @@ async def replicas(folder: Path, sizes: Sizes) -> list[Measure]:
 
             with contextlib.suppress(AssertionError):
                 await w.telegram.wait_for(lambda: articles() >= expected, sizes.timeout)
-        got = articles()
+        got = Delivered(
+            expected, articles(), list(w.telegram.sent), sum(w.telegram.refused.values())
+        )
         twice = _sent_twice(w.telegram)
-        counted = len(w.telegram.sent)
-        refused = sum(w.telegram.refused.values())
     times = [t for person in acted for t in person]
     slowest = max(times)
-    lost = sum((expected - got).values())
-    attempts = counted + refused
+    lost = got.lost_measure("replicas.lost")
     return [
         Measure(
             "replicas.slowest",
@@ -236,25 +236,14 @@ async def replicas(folder: Path, sizes: Sizes) -> list[Measure]:
             "s",
             f"p95 {p95(times):.2f} s of {len(times)} answers",
         ),
-        Measure(
-            "replicas.refused",
-            "  the same: sends answered 429",
-            refused,
-            attempts,
-            refused / attempts if attempts else 0.0,
-            "ratio < 0.01",
-            attempts > 0 and refused / attempts < 0.01,
-            "calls",
-        ),
-        Measure(
-            "replicas.lost",
-            "  the same: article messages lost or sent twice",
-            lost + twice,
-            sum(expected.values()),
-            (lost + twice) / max(1, sum(expected.values())),
-            "value = 0",
-            lost + twice == 0,
-            "messages",
-            f"{lost} lost, {twice} twice",
+        got.refused_measure("replicas.refused"),
+        # A message sent twice is as much a failure as one lost.
+        replace(
+            lost,
+            name="  the same: article messages lost or sent twice",
+            value=lost.value + twice,
+            ratio=(lost.value + twice) / max(1.0, lost.reference),
+            met=lost.met and twice == 0,
+            note=f"{lost.value:g} lost, {twice} twice",
         ),
     ]
