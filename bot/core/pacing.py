@@ -9,15 +9,15 @@ other chat back, and 429s are rare instead of being the mechanism.
 Sends reach the platform over a network, each a little late by a varying amount: two sent
 one refill apart may arrive closer than that. So a bucket is kept with a margin of room (its
 burst counts that much refill less): ``MARGIN``, or more when the requests measured lately
-(``reached``) took longer, as on a busy host; a chat's send counts from the moment its
-answer came back (``reached``), the latest it can have reached the platform. A window counts
-each send from when it reached the platform at the latest as well: ``MARGIN`` after it left,
-or its answer if that came sooner; it compares that with when the next send leaves, so no
-window of the platform's holds more than its count however late the next one arrives. A
-send the platform refused (429) is handed back with ``refused``: only what reached the
-platform counts. A 429 keeps the chat silent for its ``retry_after``; the bot cannot tell
-whether the chat's limit or the bot's refused it, so only a second 429 soon after halves the
-chat's pace, for ``SLOWED_FOR``, then the pace recovers.
+(``reached``) took longer, as on a busy host. A send counts from the moment its answer came
+back (``reached``), the latest it can have reached the platform (until then, from
+``MARGIN`` after it left). A window compares that with when the next send leaves, so no
+window of the platform's holds more than its count however late the network carries the
+next one, and however late a busy host lets it leave. A send the platform refused (429) is
+handed back with ``refused``: only what reached the platform counts. A 429 keeps the chat
+silent for its ``retry_after``; the bot cannot tell whether the chat's limit or the bot's
+refused it, so only a second 429 soon after halves the chat's pace, for ``SLOWED_FOR``,
+then the pace recovers.
 
 Who goes first when the pace is short is the send's ``Priority``, set for a stretch of work
 with ``paced_as``. Interactive answers go first: a send made in the background (delivery)
@@ -177,7 +177,7 @@ class _Log:
     when it is held, and slowed."""
 
     times: list[float] = field(default_factory=list)
-    # Sends not answered yet, by slot: their place in ``times``, until an answer comes sooner.
+    # Sends not answered yet, by slot: their place in ``times`` until the answer.
     unanswered: dict[float, list[float]] = field(default_factory=dict)
     arrivals: dict[Bucket, float] = field(default_factory=dict)
     last: float = 0.0
@@ -213,8 +213,7 @@ class _Log:
                     limit, at
                 )
         if any(isinstance(limit, Window) for limit in limits):
-            # Reaching the platform at the latest the network's jitter after it left, or by
-            # its answer if that comes sooner.
+            # Counted from a margin after it left until its answer says when.
             insort(self.times, at + MARGIN)
             self.unanswered.setdefault(at, []).append(at + MARGIN)
 
@@ -224,9 +223,8 @@ class _Log:
         for limit in limits:
             if isinstance(limit, Bucket) and limit in self.arrivals:
                 self.arrivals[limit] = max(self.arrivals[limit], at + self.step_of(limit, at))
-        guess = self._answered(slot)
-        if guess is not None:
-            insort(self.times, min(at, guess))
+        if self._answered(slot) is not None:
+            insort(self.times, at)
 
     def give_back(self, limits: Sequence[Limit], slot: float, now: float) -> None:
         """Undo the count of the send of ``slot``: the platform refused it, so it took

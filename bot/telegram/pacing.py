@@ -32,8 +32,8 @@ __all__ = ["BOT_LIMITS", "GROUP_LIMITS", "PRIVATE_LIMITS", "PacedRateLimiter"]
 log = logging.getLogger(__name__)
 
 # Telegram "will not allow more than 30 messages per second" per bot: read at its strictest,
-# no more than 30 in any one second as they arrive (the window counts each send from the
-# network's jitter after it left, or its answer if sooner). The bucket under it paces a long
+# no more than 30 in any one second as they arrive (the window counts each send from its
+# answer, the latest it can have arrived). The bucket under it paces a long
 # run at 29 a second, and is what the rest of the articles leave to first messages
 # (``REST_RESERVE``).
 BOT_LIMITS: tuple[Limit, ...] = (Window(30, 1.0), Bucket(30, 29.0))
