@@ -97,12 +97,18 @@ class Sizes:
     group_articles: int = 30
     waiting: int = 60
     waiting_speed: float = 6.0
+    # Seconds between two of the waiting users' orders: the last are placed while the first
+    # finish, and each job's clock starts at its own order.
+    waiting_apart: float = 0.2
     poll_interval: float = 2.0
     # The p95 of 30 answers was their second slowest: one stall of a shared machine decided
     # it, either way. Of 100, the fifth.
     bakiye: int = 100
     # Chats receiving an article while one person acts (the scenario ``actions``).
     busy: int = 60
+    # People acting in their own chats while their articles arrive, over three replicas
+    # (``replicas``): four answers each in 2.1 s, one person starting every 0.25 s.
+    replica_people: int = 24
     delivered: int = 100_000
     baseline: int = 1_000
     pending: int = 500
@@ -116,9 +122,11 @@ SMOKE = Sizes(
     group_articles=2,
     waiting=3,
     waiting_speed=120.0,
+    waiting_apart=0.0,
     poll_interval=0.25,
     bakiye=2,
     busy=2,
+    replica_people=2,
     delivered=400,
     baseline=100,
     pending=20,
@@ -476,17 +484,20 @@ async def _finished_upstream(w: World, user_id: int, request_id: str) -> bool:
     return any(a.request_id == request_id and (a.finished or a.failed) for a in found)
 
 
-async def naive_poller(w: World, watched: list[tuple[int, str]], interval: float) -> int:
-    """Ask for each pending job by its id once per interval until all are done; the calls."""
-    pending, calls = list(watched), 0
-    while pending:
-        still = []
-        for user_id, request_id in pending:
-            calls += 1
-            if not await _finished_upstream(w, user_id, request_id):
-                still.append((user_id, request_id))
-        pending = still
-        if pending:
+async def naive_poller(
+    w: World, watched: list[tuple[int, str]], interval: float, total: int
+) -> int:
+    """Ask for each pending job by its id once per interval, from its order until it is done,
+    until all ``total`` are ordered and done; the calls."""
+    done: set[str] = set()
+    calls = 0
+    while len(done) < total:
+        for user_id, request_id in list(watched):
+            if request_id not in done:
+                calls += 1
+                if await _finished_upstream(w, user_id, request_id):
+                    done.add(request_id)
+        if len(done) < total:
             await asyncio.sleep(interval)
     return calls
 
@@ -519,13 +530,15 @@ async def waiting_users(folder: Path, sizes: Sizes) -> list[Measure]:
         people = {FIRST_USER + n: await chat_user(w, FIRST_USER + n) for n in range(sizes.waiting)}
         async with bot_process(w, sizes.poll_interval):
             # Ordered once the bot runs: its start, slow on a busy machine, is not measured.
+            before = w.own_articles_calls()
+            naive = asyncio.create_task(naive_poller(w, watched, sizes.poll_interval, len(people)))
+            started = time.monotonic()
             for n, (person, user_id) in enumerate(people.items()):
+                await asyncio.sleep(max(0.0, started + n * sizes.waiting_apart - time.monotonic()))
                 job = await order(w, user_id, person, f"Bekleyen {n}: yapay zekâ ile içerik")
                 watched.append((user_id, job.request_id))
                 articles[person] = upstream_job(w, user_id, job.request_id)
             expected = Counter({p: len(article_messages(j)) + 2 for p, j in articles.items()})
-            before = w.own_articles_calls()
-            naive = asyncio.create_task(naive_poller(w, watched, sizes.poll_interval))
             with contextlib.suppress(AssertionError):
                 await w.telegram.wait_for(
                     lambda: received(w.telegram, set(expected)) >= expected, sizes.timeout
@@ -868,6 +881,13 @@ async def poll_round(folder: Path, sizes: Sizes) -> list[Measure]:
 # The run
 
 
+async def replicas(folder: Path, sizes: Sizes) -> list[Measure]:
+    """Three webhook replicas on PostgreSQL (``bench/replicas.py``, which imports this one)."""
+    from bench.replicas import replicas as on_postgresql
+
+    return await on_postgresql(folder, sizes)
+
+
 SCENARIOS: dict[str, Callable[[Path, Sizes], Any]] = {
     "private": private_burst,
     "group": group_pace,
@@ -875,6 +895,7 @@ SCENARIOS: dict[str, Callable[[Path, Sizes], Any]] = {
     "bakiye": bakiye,
     "actions": actions,
     "round": poll_round,
+    "replicas": replicas,
 }
 
 

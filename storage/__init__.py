@@ -8,6 +8,7 @@ keyword-only arguments. The few that run prepared statements alone take any
 
 from storage import (
     bookkeeping,
+    chat_paces,
     clients,
     drafts,
     jobs,
@@ -78,6 +79,7 @@ __all__ = [
     "UndecryptableToken",
     "UpstreamSession",
     "bookkeeping",
+    "chat_paces",
     "clients",
     "drafts",
     "generate_key",

@@ -17,6 +17,7 @@ from storage.column_types import StrEnumType, UTCDateTime
 __all__ = [
     "ArticleShare",
     "Awaiting",
+    "ChatPace",
     "ChatTarget",
     "ChatUser",
     "Client",
@@ -286,6 +287,17 @@ class ArticleShare(SQLModel, table=True):
     request_id: str = Field(sa_type=String(128))
     title: str = Field(sa_type=String(255))
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp())
+
+
+class ChatPace(SQLModel, table=True):
+    """A chat's send budget that every replica draws from: the next free send time of its
+    token bucket (GCRA's theoretical arrival time), on the database's clock."""
+
+    __tablename__ = "chat_pace"
+
+    # The platform and the chat ("telegram:123").
+    key: str = Field(primary_key=True, sa_type=String(160))
+    free_at: datetime = Field(sa_column=_timestamp())
 
 
 class SlackInstallation(SQLModel, table=True):

@@ -1,6 +1,8 @@
 """Telegram's flood limits on the calls that post or change a message, and what passed them.
 
-Bot-wide, a token bucket (30, refilled at 30/s); each private chat (id > 0), a bucket of 3
+Bot-wide, Telegram's words ("will not allow more than 30 messages per second") read at their
+strictest: at most 30 in any one second, a sliding window (or, with ``bot_window=None``, the
+looser token bucket of 30 refilled at 30/s); each private chat (id > 0), a bucket of 3
 refilled at 1/s; each group (id < 0), at most 20 in any 60 s. A call beyond a limit is
 answered 429 with the whole seconds until it would pass, and consumes nothing.
 
@@ -35,6 +37,9 @@ class Limits:
 
     bot_burst: int = 30
     bot_per_second: float = 30.0
+    # The bot's limit as a sliding window: at most ``bot_burst`` in any this many seconds.
+    # None reads it as a token bucket instead (``bot_burst`` deep, ``bot_per_second``).
+    bot_window: float | None = 1.0
     private_burst: int = 3
     private_per_second: float = 1.0
     group_per_window: int = 20
@@ -113,7 +118,7 @@ class Throttle:
     @limits.setter
     def limits(self, limits: Limits | None) -> None:
         self._limits = limits
-        self._bot: _Bucket | None = None
+        self._bot: _Bucket | _Window | None = None
         self._chats: dict[int, _Bucket | _Window] = {}
 
     def admit(self, chat_id: int) -> int | None:
@@ -123,7 +128,11 @@ class Throttle:
             return None
         now = self._clock()
         if self._bot is None:
-            self._bot = _Bucket(limits.bot_burst, limits.bot_per_second, now)
+            self._bot = (
+                _Bucket(limits.bot_burst, limits.bot_per_second, now)
+                if limits.bot_window is None
+                else _Window(limits.bot_burst, limits.bot_window)
+            )
         chat = self._chats.get(chat_id)
         if chat is None:
             chat = self._chats[chat_id] = (

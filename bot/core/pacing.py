@@ -9,12 +9,15 @@ other chat back, and 429s are rare instead of being the mechanism.
 Sends reach the platform over a network, each a little late by a varying amount: two sent
 one refill apart may arrive closer than that. So a bucket is kept with a margin of room (its
 burst counts that much refill less): ``MARGIN``, or more when the requests measured lately
-(``reached``) took longer, as on a busy host. A chat's send counts from the moment its
-answer came back (``reached``), the latest it can have reached the platform, and a send the
-platform refused (429) is handed back with ``refused``: only what reached the platform
-counts. A 429 also keeps the
-chat silent for its ``retry_after`` and halves its pace for ``SLOWED_FOR``, then the pace
-recovers.
+(``reached``) took longer, as on a busy host. A send counts from the moment its answer came
+back (``reached``), the latest it can have reached the platform (until then, from
+``MARGIN`` after it left). A window compares that with when the next send leaves, so no
+window of the platform's holds more than its count however late the network carries the
+next one, and however late a busy host lets it leave. A send the platform refused (429) is
+handed back with ``refused``: only what reached the platform counts. A 429 keeps the chat
+silent for its ``retry_after``; the bot cannot tell whether the chat's limit or the bot's
+refused it, so only a second 429 soon after halves the chat's pace, for ``SLOWED_FOR``,
+then the pace recovers.
 
 Who goes first when the pace is short is the send's ``Priority``, set for a stretch of work
 with ``paced_as``. Interactive answers go first: a send made in the background (delivery)
@@ -31,13 +34,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Protocol
 
 __all__ = [
     "MARGIN",
@@ -50,6 +54,7 @@ __all__ = [
     "Pacer",
     "Priority",
     "Slot",
+    "Spare",
     "Window",
     "paced_as",
 ]
@@ -69,7 +74,7 @@ REST_RESERVE = 10
 # The margin follows the slowest of this many requests measured lately, up to _MAX_MARGIN.
 _MEASURED = 64
 _MAX_MARGIN = 1.0
-# After a 429, the chat's pace is halved for this long.
+# A chat refused twice within this long has its pace halved for this long.
 SLOWED_FOR = 60.0
 _SLOWER = 2.0
 
@@ -100,11 +105,24 @@ def paced_as(priority: Priority) -> Iterator[None]:
         _PRIORITY.reset(token)
 
 
-def _spare(priority: Priority, bot: bool) -> int:
-    """The tokens of a bucket (the chat's, or the bot's) a send at ``priority`` leaves."""
+@dataclass(frozen=True, slots=True)
+class Spare:
+    """What a send leaves: tokens of each bucket, places in each window, and the tokens of
+    each bucket the margin never takes (``kept``)."""
+
+    bucket: int
+    window: int
+    kept: int
+
+
+def _spare(priority: Priority, bot: bool) -> Spare:
+    """What a send at ``priority`` leaves of the chat's limits, or of the bot's."""
+    kept = REST_RESERVE if bot else RESERVE
     if priority is Priority.ANSWER:
-        return 0
-    return REST_RESERVE if bot and priority >= Priority.REST else RESERVE
+        return Spare(0, 0, kept)
+    bucket = REST_RESERVE if bot and priority >= Priority.REST else RESERVE
+    # A chat's window is a group's minute: its pace is kept whole, and answers are rare there.
+    return Spare(bucket, RESERVE if bot else 0, kept)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +144,24 @@ class Bucket:
 Limit = Window | Bucket
 
 
+def _ahead(bucket: Bucket, step: float, margin: float, spare: Spare) -> float:
+    """How far ahead of its pace (GCRA's theoretical arrival time) a send may be: the
+    bucket's burst less the margin, never below the ``kept`` tokens, less what it leaves."""
+    room = min(spare.kept, bucket.burst - 1) / bucket.per_second
+    return max(room, (bucket.burst - 1) / bucket.per_second - margin) - spare.bucket * step
+
+
+class SharedPace(Protocol):
+    """Chats' buckets kept where every replica draws from them (a database)."""
+
+    async def claim(self, chat: Hashable, step: float, ahead: float) -> float | None:
+        """Take one send of the chat's bucket if its next free time is at most ``ahead``
+        seconds from now, moving it a ``step`` on (None); else the seconds until it is."""
+
+    async def hold(self, chat: Hashable, seconds: float) -> None:
+        """Let no send to the chat be claimed for ``seconds`` from now."""
+
+
 @dataclass(frozen=True, slots=True)
 class Slot:
     """When to send (``reserved``), or when to ask again because the chat is not ready."""
@@ -136,67 +172,91 @@ class Slot:
 
 @dataclass(slots=True)
 class _Log:
-    """The sends of one chat, or of the bot: their times (ascending) for windows, each
-    bucket's theoretical arrival time (GCRA), until when it is held, and slowed."""
+    """The sends of one chat, or of the bot: for windows, when each reached the platform at
+    the latest (ascending), for buckets each one's theoretical arrival time (GCRA), until
+    when it is held, and slowed."""
 
     times: list[float] = field(default_factory=list)
+    # Sends not answered yet, by slot: their place in ``times`` until the answer.
+    unanswered: dict[float, list[float]] = field(default_factory=dict)
     arrivals: dict[Bucket, float] = field(default_factory=dict)
     last: float = 0.0
     held_until: float = 0.0
     slowed_until: float = 0.0
+    # A 429 until then is this chat's second in a row: only that one slows it.
+    suspect_until: float = 0.0
 
-    def earliest(
-        self, limits: Sequence[Limit], now: float, margin: float, spare: int, kept: int
-    ) -> float:
+    def earliest(self, limits: Sequence[Limit], now: float, margin: float, spare: Spare) -> float:
         """The first moment at or after ``now`` when one more send keeps every limit, with
-        ``spare`` tokens left in each bucket.
+        ``spare`` left in each.
 
-        The margin never takes the ``kept`` tokens the priorities leave each other: however
-        late answers come back, an answer or a first message still finds its room.
+        A window counts each send from when it reached the platform at the latest, and
+        compares that with when the next one leaves: however late the next one arrives, no
+        window of the platform's can hold more than its count. The margin
+        never takes the ``kept`` tokens the priorities leave each other: however late
+        answers come back, an answer or a first message still finds its room.
         """
         at = max(now, self.held_until, self.last)
         for limit in limits:
             if isinstance(limit, Bucket):
-                step = self._step(limit, now)
-                # How far ahead of its pace the bucket's burst lets a send be, less the margin.
-                room = min(kept, limit.burst - 1) / limit.per_second
-                ahead = max(room, (limit.burst - 1) / limit.per_second - margin)
-                at = max(at, self.arrivals.get(limit, 0.0) - ahead + spare * step)
-            elif len(self.times) >= limit.count:
-                at = max(at, self.times[-limit.count] + limit.seconds)
+                ahead = _ahead(limit, self.step_of(limit, now), margin, spare)
+                at = max(at, self.arrivals.get(limit, 0.0) - ahead)
+            elif len(self.times) >= limit.count - spare.window:
+                at = max(at, self.times[spare.window - limit.count] + limit.seconds)
         return at
 
-    def take(self, limits: Sequence[Limit], at: float) -> None:
+    def take(self, limits: Sequence[Limit], at: float, margin: float) -> None:
         self.last = at
         for limit in limits:
             if isinstance(limit, Bucket):
-                self.arrivals[limit] = max(self.arrivals.get(limit, 0.0), at) + self._step(
+                self.arrivals[limit] = max(self.arrivals.get(limit, 0.0), at) + self.step_of(
                     limit, at
                 )
         if any(isinstance(limit, Window) for limit in limits):
-            self.times.append(at)
+            # Counted from a margin after it left until its answer says when.
+            insort(self.times, at + MARGIN)
+            self.unanswered.setdefault(at, []).append(at + MARGIN)
 
-    def reached(self, limits: Sequence[Limit], at: float) -> None:
-        """The last send reached the platform by ``at``: count it from then at the latest."""
+    def reached(self, limits: Sequence[Limit], slot: float, at: float) -> None:
+        """The send of ``slot`` reached the platform by ``at``: count it from then at the
+        latest."""
         for limit in limits:
             if isinstance(limit, Bucket) and limit in self.arrivals:
-                self.arrivals[limit] = max(self.arrivals[limit], at + self._step(limit, at))
+                self.arrivals[limit] = max(self.arrivals[limit], at + self.step_of(limit, at))
+        if self._answered(slot) is not None:
+            insort(self.times, at)
 
-    def give_back(self, limits: Sequence[Limit], now: float) -> None:
-        """Undo the last send's count: the platform refused it, so it took nothing."""
+    def give_back(self, limits: Sequence[Limit], slot: float, now: float) -> None:
+        """Undo the count of the send of ``slot``: the platform refused it, so it took
+        nothing."""
         for limit in limits:
             if isinstance(limit, Bucket) and limit in self.arrivals:
-                self.arrivals[limit] -= self._step(limit, now)
-        if self.times and any(isinstance(limit, Window) for limit in limits):
-            self.times.pop()
+                self.arrivals[limit] -= self.step_of(limit, now)
+        self._answered(slot)
 
-    def _step(self, bucket: Bucket, now: float) -> float:
+    def _answered(self, slot: float) -> float | None:
+        """Drop the guess of when the send of ``slot`` reached the platform: it, if any."""
+        guesses = self.unanswered.get(slot)
+        if not guesses:
+            return None
+        guess = guesses.pop()
+        if not guesses:
+            del self.unanswered[slot]
+        index = bisect_left(self.times, guess)
+        if index < len(self.times) and self.times[index] == guess:
+            del self.times[index]
+        return guess
+
+    def step_of(self, bucket: Bucket, now: float) -> float:
+        """The bucket's step between sends now: longer while the chat is slowed."""
         step = 1.0 / bucket.per_second
         return step * _SLOWER if now < self.slowed_until else step
 
     def forget_before(self, moment: float) -> None:
-        """Drop the sends no window can still see."""
+        """Drop the sends no window can still see, and guesses never answered."""
         del self.times[: bisect_left(self.times, moment)]
+        for slot in [slot for slot in self.unanswered if slot < moment]:
+            del self.unanswered[slot]
 
     def idle(self, now: float) -> bool:
         return not self.times and self.held_until <= now and self.last < now - _MEMORY_SECONDS
@@ -212,8 +272,11 @@ class Pacer:
         margin: float = MARGIN,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        shared: SharedPace | None = None,
     ) -> None:
         self._overall = tuple(overall)
+        self._bot_windows = tuple(limit for limit in overall if isinstance(limit, Window))
+        self._shared = shared
         self._margin = margin
         self._clock = clock
         self._sleep = sleep
@@ -233,6 +296,10 @@ class Pacer:
         At ``Priority.IF_FREE``, raise ``NoRoom`` instead of sleeping.
         """
         priority = _PRIORITY.get()
+        shared = next((limit for limit in limits if isinstance(limit, Bucket)), None)
+        if self._shared is not None and shared is not None:
+            await self._claim(self._shared, chat, shared, priority)
+            limits = tuple(limit for limit in limits if limit is not shared)
         while True:
             now = self._clock()
             slot = self.reserve(chat, limits, now, priority=priority)
@@ -242,6 +309,36 @@ class Pacer:
                 await self._sleep(slot.at - now)
             if slot.reserved:
                 return slot.at
+
+    async def _claim(
+        self, shared: SharedPace, chat: Hashable, bucket: Bucket, priority: Priority
+    ) -> None:
+        """Take a send of ``chat``'s ``bucket`` where every replica draws from it, once this
+        process holds the chat no longer."""
+        while True:
+            now = self._clock()
+            log = self._chats.setdefault(chat, _Log())
+            wait = log.held_until - now
+            if wait <= 0:
+                step = log.step_of(bucket, now)
+                ahead = _ahead(bucket, step, self.margin, _spare(priority, bot=False))
+                claimed = await shared.claim(chat, step, ahead)
+                if claimed is None:
+                    return
+                wait = claimed
+            if priority is Priority.IF_FREE:
+                raise NoRoom(chat)
+            await self._sleep(wait)
+
+    async def share_refusal(
+        self, chat: Hashable, limits: Sequence[Limit], retry_after: float
+    ) -> None:
+        """Hold ``chat`` for ``retry_after`` on every replica, after a 429 (see ``refused``)."""
+        bucket = next((limit for limit in limits if isinstance(limit, Bucket)), None)
+        if self._shared is not None and bucket is not None:
+            # Its next free time then, plus the burst's room: one send at the end of the hold.
+            room = (bucket.burst - 1) / bucket.per_second
+            await self._shared.hold(chat, retry_after + room)
 
     def reserve(
         self,
@@ -258,46 +355,49 @@ class Pacer:
         """
         margin = self.margin
         log = self._chats.setdefault(chat, _Log())
-        ready = log.earliest(
-            limits, now, margin, _spare(priority, bot=False), _spare(Priority.IF_FREE, bot=False)
-        )
+        ready = log.earliest(limits, now, margin, _spare(priority, bot=False))
         if ready > now:
             return Slot(ready, reserved=False)
-        at = self._bot.earliest(
-            self._overall,
-            now,
-            margin,
-            _spare(priority, bot=True),
-            _spare(Priority.IF_FREE, bot=True),
-        )
+        at = self._bot.earliest(self._overall, now, margin, _spare(priority, bot=True))
         if priority is not Priority.ANSWER and at > now:
             return Slot(at, reserved=False)
-        log.take(limits, at)
-        self._bot.take(self._overall, at)
+        log.take(limits, at, margin)
+        self._bot.take(self._overall, at, margin)
         self._forget(now)
         return Slot(at, reserved=True)
 
     def reached(self, chat: Hashable, limits: Sequence[Limit], slot: float) -> None:
         """A send to ``chat`` booked for ``slot`` was answered now: it reached the platform
-        between the two. Its chat counts it from now, and the time it took is measured."""
+        between the two. It counts from now, and the time it took is measured."""
         now = self._clock()
         self._took.append(max(0.0, now - slot))
-        self._chats.setdefault(chat, _Log()).reached(limits, now)
+        self._chats.setdefault(chat, _Log()).reached(limits, slot, now)
+        # The bot's bucket paces; only its window, the limit itself, counts from answers.
+        self._bot.reached(self._bot_windows, slot, now)
 
     def hold(self, chat: Hashable | None, seconds: float) -> None:
         """Send nothing to ``chat`` (to any chat, when None) for ``seconds`` from now."""
         log = self._bot if chat is None else self._chats.setdefault(chat, _Log())
         log.held_until = max(log.held_until, self._clock() + seconds)
 
-    def refused(self, chat: Hashable, limits: Sequence[Limit], retry_after: float) -> None:
-        """The platform answered a send to ``chat`` with 429: that send counts for nothing,
-        the chat stays silent for ``retry_after`` and goes at half its pace for a while."""
+    def refused(
+        self, chat: Hashable, limits: Sequence[Limit], retry_after: float, slot: float
+    ) -> None:
+        """The platform answered the send of ``slot`` to ``chat`` with 429: it counts for
+        nothing, and the chat stays silent for ``retry_after``.
+
+        The bot cannot tell which limit refused it (the chat's or the whole bot's), so one
+        429 is no verdict on the chat; a second one within ``SLOWED_FOR`` of the first halves
+        the chat's pace for ``SLOWED_FOR``.
+        """
         now = self._clock()
         log = self._chats.setdefault(chat, _Log())
-        log.give_back(limits, now)
-        self._bot.give_back(self._overall, now)
+        log.give_back(limits, slot, now)
+        self._bot.give_back(self._overall, slot, now)
         log.held_until = max(log.held_until, now + retry_after)
-        log.slowed_until = now + retry_after + SLOWED_FOR
+        if now < log.suspect_until:
+            log.slowed_until = now + retry_after + SLOWED_FOR
+        log.suspect_until = now + retry_after + SLOWED_FOR
 
     @property
     def chats_tracked(self) -> int:
@@ -313,5 +413,5 @@ class Pacer:
         self._since_sweep = 0
         for chat, log in list(self._chats.items()):
             log.forget_before(horizon)
-            if log.idle(now) and log.slowed_until <= now:
+            if log.idle(now) and max(log.slowed_until, log.suspect_until) <= now:
                 del self._chats[chat]

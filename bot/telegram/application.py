@@ -6,12 +6,13 @@ from telegram import Update
 from telegram.ext import AIORateLimiter, ApplicationBuilder
 
 from bot.core.conversation import Conversations
+from bot.core.pacing import Pacer, SharedPace
 from bot.telegram.context import CONTEXT_TYPES, TelegramApp
 from bot.telegram.counting import CountingRateLimiter
 from bot.telegram.handlers import register_handlers
 from bot.telegram.messenger import DEFAULTS, TelegramMessenger
 from bot.telegram.ordering import PerUserOrder
-from bot.telegram.pacing import PacedRateLimiter
+from bot.telegram.pacing import BOT_LIMITS, PacedRateLimiter
 from bot.telegram.transport import AiohttpRequest, Connections
 from bot.telegram.updates import tell_too_fast
 
@@ -26,9 +27,16 @@ CONNECTIONS = 256
 
 
 def build_application(
-    *, token: str, api_url: str, conversations: Conversations, polling: bool
+    *,
+    token: str,
+    api_url: str,
+    conversations: Conversations,
+    polling: bool,
+    shared: SharedPace | None = None,
 ) -> TelegramApp:
-    """The application with every handler; webhook mode has no updater of its own."""
+    """The application with every handler; webhook mode has no updater of its own.
+
+    ``shared`` keeps each chat's pace where every replica draws from it."""
     root = api_url.rstrip("/")
 
     async def too_fast(update: Update) -> None:
@@ -46,7 +54,12 @@ def build_application(
         .token(token)
         .base_url(f"{root}/bot")
         .base_file_url(f"{root}/file/bot")
-        .rate_limiter(PacedRateLimiter(inner=CountingRateLimiter(AIORateLimiter(max_retries=0))))
+        .rate_limiter(
+            PacedRateLimiter(
+                Pacer(BOT_LIMITS, shared=shared),
+                inner=CountingRateLimiter(AIORateLimiter(max_retries=0)),
+            )
+        )
         .concurrent_updates(order)
         .context_types(CONTEXT_TYPES)
         .defaults(DEFAULTS)

@@ -4,12 +4,12 @@ python-telegram-bot's ``AIORateLimiter`` paces the bot and groups but not privat
 a 429 stops every request of the bot. So this rate limiter stands in front of it: every
 request that posts or changes a message first waits for the core's pacer (per chat and per
 bot), then goes through the inner limiter, kept as a safety net; a 429 holds only its chat
-(or, without a chat, the bot) for its ``retry_after`` and slows that chat for a while
-before the request is tried again, and the refused request counts for nothing.
+(or, without a chat, the bot) for its ``retry_after`` before the request is tried again, and
+the refused request counts for nothing. Only a chat refused again soon after is slowed.
 
-Telegram's limits read as token buckets: a private chat takes a burst of 3, then about one
-message a second (so one person's four actions 0.7 s apart are all answered at once); the
-bot about 30 a second. Groups keep 20 in any minute.
+Telegram's limits, read at their strictest: a private chat takes a burst of 3, then about
+one message a second (so one person's four actions 0.7 s apart are all answered at once);
+the bot no more than 30 in any one second, as they arrive; a group 20 in any minute.
 """
 
 from __future__ import annotations
@@ -31,9 +31,12 @@ __all__ = ["BOT_LIMITS", "GROUP_LIMITS", "PRIVATE_LIMITS", "PacedRateLimiter"]
 
 log = logging.getLogger(__name__)
 
-# Telegram allows about 30 messages a second per bot: a little under it, as its clock and
-# ours may differ (the jitter on the way is the pacer's margin).
-BOT_LIMITS: tuple[Limit, ...] = (Bucket(30, 29.0),)
+# Telegram "will not allow more than 30 messages per second" per bot: read at its strictest,
+# no more than 30 in any one second as they arrive (the window counts each send from its
+# answer, the latest it can have arrived). The bucket under it paces a long
+# run at 29 a second, and is what the rest of the articles leave to first messages
+# (``REST_RESERVE``).
+BOT_LIMITS: tuple[Limit, ...] = (Window(30, 1.0), Bucket(30, 29.0))
 # About one a second in a private chat after a short burst of 3.
 PRIVATE_LIMITS: tuple[Limit, ...] = (Bucket(3, 1.0),)
 # 20 a minute in a group or channel.
@@ -99,19 +102,26 @@ class PacedRateLimiter(BaseRateLimiter[None]):
                     result = await self._inner.process_request(
                         callback, args, kwargs, endpoint, data, rate_limit_args
                     )
-                if slot is not None:
-                    self._pacer.reached(chat, limits, slot)
-                return result
             except RetryAfter as err:
+                seconds = _seconds(err)
+                log.warning("%s to chat %s: 429, waiting %.1f s", endpoint, chat, seconds)
+                if slot is not None:
+                    self._pacer.refused(chat, limits, seconds, slot)
+                    await self._pacer.share_refusal(chat, limits, seconds)
                 retries += 1
                 if retries > RETRIES:
                     raise
-                seconds = _seconds(err)
-                log.warning("%s to chat %s: 429, waiting %.1f s", endpoint, chat, seconds)
-                if chat is None:
+                if slot is None:
                     await asyncio.sleep(seconds)
-                else:
-                    self._pacer.refused(chat, limits, seconds)
+                continue
+            except BaseException:
+                # No answer (a timeout, a lost connection): it may have reached Telegram.
+                if slot is not None:
+                    self._pacer.reached(chat, limits, slot)
+                raise
+            if slot is not None:
+                self._pacer.reached(chat, limits, slot)
+            return result
 
 
 def _limits(chat: object) -> tuple[Limit, ...]:

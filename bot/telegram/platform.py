@@ -66,6 +66,11 @@ class TelegramPlatform:
     def running(self, host: ChatHost) -> AbstractAsyncContextManager[TelegramRuntime]:
         """The bot started for the block (long polling or a webhook)."""
         # Imported here: a process that runs no Telegram bot need not load python-telegram-bot.
+        from bot.core.shared_pace import shared_pace_for
         from bot.telegram.runtime import running_telegram
 
-        return running_telegram(host.settings, host.conversations, host.messengers, host.stop)
+        # Every replica on PostgreSQL draws each chat's sends from one budget.
+        shared = shared_pace_for(host.db, PLATFORM)
+        return running_telegram(
+            host.settings, host.conversations, host.messengers, host.stop, shared
+        )

@@ -16,6 +16,7 @@ from telegram.error import InvalidToken
 
 from bot.config import ConfigError, Settings
 from bot.core.conversation import Conversations
+from bot.core.pacing import SharedPace
 from bot.core.ports import Messenger
 from bot.core.retries import best_effort
 from bot.telegram.application import build_application
@@ -127,6 +128,7 @@ async def running_telegram(
     conversations: Conversations,
     messengers: MutableMapping[str, Messenger],
     stop: asyncio.Event | None = None,
+    shared: SharedPace | None = None,
 ) -> AsyncIterator[TelegramRuntime]:
     """Start the bot for the block (``go_live`` lets updates in); its messenger serves delivery."""
     settings.require("telegram_bot_token")
@@ -137,6 +139,7 @@ async def running_telegram(
         api_url=settings.telegram_api_url,
         conversations=conversations,
         polling=webhook is None,
+        shared=shared,
     )
     stop = stop or asyncio.Event()
     async with _initialized(application, settings.telegram_api_url, stop):

@@ -27,12 +27,20 @@ MEASURES = {
     "bakiye.p95",
     "round.time",
     "round.rss",
+    "replicas.slowest",
+    "replicas.refused",
+    "replicas.lost",
 }
 
 
 def test_the_smoke_run_measures_everything_and_loses_no_message(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    postgres_server_url: str,
 ) -> None:
+    # The replicas' scenario makes a schema of its own on the tests' server.
+    monkeypatch.setenv("BENCH_DATABASE_URL", postgres_server_url)
     results = tmp_path / "results.json"
     # The fork server imports the bot for the benchmark's processes while this one imports
     # the benchmark: two cores, two imports at once.
@@ -51,9 +59,17 @@ def test_the_smoke_run_measures_everything_and_loses_no_message(
         assert measure["name"].strip() in printed
         if measure["reference"] and measure["key"] != "group.pace":
             assert measure["ratio"] == pytest.approx(measure["value"] / measure["reference"])
-    for key in ("private.lost", "group.lost", "private.refused", "group.refused"):
+    for key in (
+        "private.lost",
+        "group.lost",
+        "replicas.lost",
+        "private.refused",
+        "group.refused",
+    ):
         assert measures[key]["value"] == 0, measures[key]
         assert measures[key]["reference"] > 0, measures[key]
+    # The replicas' sends come on top of one another's 30 a second: not always none refused.
+    assert measures["replicas.refused"]["reference"] > 0
     waiting = report["sizes"]["waiting"]
     assert measures["waiting.p95"]["note"].startswith(f"{waiting} of {waiting} arrived")
     assert measures["waiting.calls"]["reference"] == waiting, "every waiting article delivered"

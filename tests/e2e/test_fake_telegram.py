@@ -710,9 +710,21 @@ def test_a_private_chat_refills_one_message_a_second() -> None:
     assert throttle.admit(OTHER_USER) is None  # each chat has its own bucket
 
 
-def test_the_bot_gets_thirty_at_once_then_thirty_a_second() -> None:
+def test_the_bot_gets_no_more_than_thirty_in_any_one_second() -> None:
     clock = FakeClock()
     throttle = Throttle(Limits(), clock)
+
+    assert all(throttle.admit(chat) is None for chat in range(1, 31))
+    clock.now += 0.999  # a bucket would have refilled 29 by now; the window holds all 30
+    assert throttle.admit(31) == 1
+    clock.now += 0.001
+    assert [throttle.admit(chat) for chat in range(32, 63)] == [None] * 30 + [1]
+    assert throttle.refused == {31: 1, 62: 1}
+
+
+def test_the_bot_read_as_a_bucket_gets_thirty_at_once_then_thirty_a_second() -> None:
+    clock = FakeClock()
+    throttle = Throttle(Limits(bot_window=None), clock)
 
     assert all(throttle.admit(chat) is None for chat in range(1, 31))
     assert throttle.admit(31) == 1
