@@ -42,6 +42,7 @@ from bot.shell.platform import TerminalPlatform
 from bot.slack.platform import SlackPlatform
 from bot.telegram.platform import TelegramPlatform
 from bot.web import serving_http, web_app
+from bot.whatsapp.platform import WhatsAppPlatform
 from storage import (
     Database,
     InvalidKey,
@@ -69,6 +70,7 @@ __all__ = [
 CHAT_PLATFORMS: tuple[ChatPlatform, ...] = (
     TelegramPlatform(),
     SlackPlatform(lambda host: SlackInstallations(host.db, host.cipher, host.clock)),
+    WhatsAppPlatform(),
     TerminalPlatform(),
 )
 PACKAGE = "makale-bot"
