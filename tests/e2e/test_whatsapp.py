@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from tests.e2e.fake_whatsapp import Sent
+from tests.e2e.order_labels import TITLE
 from tests.e2e.whatsapp_rig import ALICE, VERIFY_TOKEN, WhatsAppRig, whatsapp_rig
+from tests.fakes import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -32,3 +36,72 @@ async def test_a_command_without_the_slash_is_answered(rig: WhatsAppRig) -> None
     await rig.wa.user_says(ALICE, "bakiye")
     answer = await rig.wa.until(ALICE, "TL")
     assert answer.type == "text"
+
+
+def _log(rig: WhatsAppRig) -> str:
+    return "\n".join(f"{s.type}: {s.text[:80]!r} {list(s.choices)}" for s in rig.wa.sent)
+
+
+async def test_an_order_with_a_list_and_buttons_creates_once_for_a_double_tap(
+    rig: WhatsAppRig,
+) -> None:
+    await rig.log_in()
+    await rig.wa.user_says(ALICE, f"yaz {TITLE}")
+    await wait_until(lambda: any(s.choices for s in rig.wa.to(ALICE)))
+    tones = next(s for s in rig.wa.to(ALICE) if s.choices)
+    assert tones.content["type"] == "list", _log(rig)
+    since = len(rig.wa.to(ALICE))
+    await rig.wa.user_chooses(ALICE, tones, next(iter(tones.choices)))
+    await wait_until(lambda: any(s.choices for s in rig.wa.to(ALICE)[since:]))
+    sizes = next(s for s in rig.wa.to(ALICE)[since:] if s.choices)
+    assert sizes.content["type"] == "list", _log(rig)
+    assert len([title for title in sizes.choices if "kelime" in title]) == 4
+    since = len(rig.wa.to(ALICE))
+    short = next(title for title in sizes.choices if title.startswith("Kısa"))
+    await rig.wa.user_chooses(ALICE, sizes, short)
+    await wait_until(lambda: any(s.choices for s in rig.wa.to(ALICE)[since:]))
+    summary = next(s for s in rig.wa.to(ALICE)[since:] if s.choices)
+    assert summary.content["type"] == "button", _log(rig)
+    assert "Onayla" in summary.choices, _log(rig)
+    await rig.wa.user_chooses(ALICE, summary, "Onayla")
+    await rig.wa.user_chooses(ALICE, summary, "Onayla")
+    await wait_until(lambda: rig.sandbox.state.create_count == 1)
+    await rig.wa.until(ALICE, TITLE, since=since + 1)
+    assert rig.sandbox.state.create_count == 1
+
+
+def _menus(rig: WhatsAppRig, person: str) -> list[Sent]:
+    return [sent for sent in rig.wa.to(person) if sent.choices]
+
+
+async def _order(rig: WhatsAppRig, size: str, person: str = ALICE) -> None:
+    """Order the title through the dialog: tone, size, Onayla."""
+    seen = len(_menus(rig, person))
+    await rig.wa.user_says(person, f"yaz {TITLE}")
+    for pick in ("", size, "Onayla"):
+        await wait_until(lambda: len(_menus(rig, person)) > seen)  # noqa: B023
+        shown = _menus(rig, person)[seen]
+        seen += 1
+        choice = next(title for title in shown.choices if title.startswith(pick))
+        await rig.wa.user_chooses(person, shown, choice)
+    await wait_until(lambda: rig.sandbox.state.create_count == 1)
+
+
+async def test_a_long_article_arrives_in_parts_and_files_within_the_pace(
+    tmp_path: Path,
+) -> None:
+    async with whatsapp_rig(tmp_path, speed=600) as rig:
+        await rig.log_in()
+        await _order(rig, "Çok Uzun")
+        await rig.wa.until(ALICE, "Kalite kartı")
+    start = next(i for i, s in enumerate(rig.wa.to(ALICE)) if s.text.startswith(f"*{TITLE}*"))
+    parts = [s for s in rig.wa.to(ALICE)[start:] if s.type == "text"][:-1]
+    documents = [s for s in rig.wa.to(ALICE) if s.type == "document"]
+    assert rig.wa.refused == [], "WhatsApp refused nothing: the pace was kept"
+    assert all(len(s.text) <= 4096 for s in rig.wa.to(ALICE))
+    assert len(parts) >= 4, _log(rig)
+    assert [d.content["filename"].rsplit(".", 1)[1] for d in documents] == ["md", "html"]
+    assert {rig.wa.media[d.content["id"]].mime_type for d in documents} == {"text/plain"}
+    paced = rig.wa.to(ALICE)[5:]
+    gaps = [b.at - a.at for a, b in itertools.pairwise(paced)]
+    assert min(gaps) >= 6.0 - 0.5, gaps
