@@ -143,7 +143,8 @@ class Intake:
         if not await self._conversations.first_time(PLATFORM, update.message_id):
             return
         # Their message opened the window: what waited for it goes first.
-        await self._messenger.reopened(update.person)
+        if await self._messenger.reopened(update.person):
+            await self._conversations.chat_reopened(origin)
         event = await self._event(update, origin)
         if event is None:
             return

@@ -116,17 +116,28 @@ class WhatsAppMessenger:
         """Whether the screen's text fits one message (a body of 1,024 with buttons)."""
         return render.fits(screen)
 
-    async def reopened(self, person: str) -> None:
-        """The person wrote: send what waited for their window, in order."""
-        for kept in self.windows.reopened(person):
+    async def reopened(self, person: str) -> bool:
+        """The person wrote: send what waited for their window, in order; whether it was
+        known closed."""
+        was_closed, held = self.windows.reopened(person)
+        for kept in held:
             await self._sending(person, kept)
+        return was_closed
 
     async def failed_late(self, message_id: str) -> None:
-        """A ``failed`` status for the window: keep that message, announce its article."""
+        """A ``failed`` status for the window: keep that message and announce its article,
+        or send it again at once where the person wrote since it went."""
         found = self.windows.failed(message_id)
         if found is not None:
-            person, kept = found
+            await self._after_failure(*found)
+
+    async def _after_failure(self, person: str, kept: Kept, held: bool) -> None:
+        """Announce what a closed window holds, or send again what failed before the person
+        wrote again."""
+        if held:
             await self._announce(person, kept.title)
+        else:
+            await self._sending(person, kept)
 
     def _resend(self, person: str, outgoing: render.Outgoing) -> Callable[[], Awaitable[str]]:
         async def post() -> str:
@@ -150,17 +161,20 @@ class WhatsAppMessenger:
         return SectionList(button_title=self._texts.choose, sections=[section])
 
     async def _sending(self, person: str, kept: Kept) -> str:
-        """Send in the person's turn; a closed window keeps the message and says so."""
-        if self.windows.is_closed(person):
-            self.windows.refused(person, kept)
-            raise WindowClosed(person)
+        """Send in the person's turn; where the window is closed, announce the article and
+        refuse (the caller keeps the message)."""
+        order = self.windows.stamp()
         try:
+            if self.windows.is_closed(person):
+                raise WindowClosed(person)
             message_id = await self._paced(person, kept.resend)
         except WindowClosed:
-            self.windows.refused(person, kept)
+            self.windows.close(person)
             await self._announce(person, kept.title)
             raise
-        self.windows.sent(message_id, person, kept)
+        failed = self.windows.sent(message_id, person, kept, order)
+        if failed is not None:
+            await self._after_failure(*failed)
         return message_id
 
     async def _announce(self, person: str, title: str | None) -> None:

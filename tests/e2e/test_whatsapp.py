@@ -105,3 +105,56 @@ async def test_a_long_article_arrives_in_parts_and_files_within_the_pace(
     paced = rig.wa.to(ALICE)[5:]
     gaps = [b.at - a.at for a, b in itertools.pairwise(paced)]
     assert min(gaps) >= 6.0 - 0.5, gaps
+
+
+DAY = 24 * 3600
+
+
+def _article_texts(rig: WhatsAppRig, person: str = ALICE) -> list[Sent]:
+    return [s for s in rig.wa.to(person) if s.type == "text" and s.text.startswith(f"*{TITLE}*")]
+
+
+def _templates(rig: WhatsAppRig, person: str = ALICE) -> list[Sent]:
+    return [s for s in rig.wa.to(person) if s.type == "template"]
+
+
+async def test_after_the_window_the_template_announces_and_the_article_follows_a_message(
+    tmp_path: Path,
+) -> None:
+    async with whatsapp_rig(tmp_path, speed=600) as rig:
+        await rig.log_in()
+        await _order(rig, "Kısa")
+        rig.time.advance(DAY + 60)
+        await wait_until(lambda: bool(_templates(rig)))
+        (template,) = _templates(rig)
+        assert template.content["name"] == "makale_hazir"
+        parameters = template.content["components"][0]["parameters"]
+        assert parameters == [{"type": "text", "text": TITLE}]
+        assert _article_texts(rig) == []
+        await rig.wa.user_says(ALICE, "merhaba")
+        await rig.wa.until(ALICE, "Kalite kartı")
+    assert len(_article_texts(rig)) == 1
+    assert len(_templates(rig)) == 1, _log(rig)
+
+
+async def test_a_window_failure_told_by_a_status_keeps_the_article_for_the_templates_button(
+    tmp_path: Path,
+) -> None:
+    async with whatsapp_rig(tmp_path, speed=600, window_errors="status") as rig:
+        await rig.log_in()
+        await _order(rig, "Kısa")
+        # Sends are taken from now on, and each fails a moment later by a status.
+        await rig.wa.until(ALICE, "Hazırlanıyor")
+        rig.time.advance(DAY + 60)
+        await wait_until(lambda: bool(_templates(rig)))
+        (template,) = _templates(rig)
+        await rig.wa.user_presses_template_button(ALICE, template, "Makaleyi gönder")
+        pressed = rig.wa.to(ALICE).index(template) + 1
+        await rig.wa.until(ALICE, "Kalite kartı", since=pressed)
+    sent = rig.wa.to(ALICE)
+    preparing = next(i for i, s in enumerate(sent) if s.text.startswith("Hazırlanıyor"))
+    failed = {s.text for s in sent[preparing + 1 : pressed - 1] if s.type == "text"}
+    again = {s.text for s in sent[pressed:]}
+    assert failed, _log(rig)
+    assert failed <= again, _log(rig)
+    assert len(_templates(rig)) == 1, _log(rig)
