@@ -5,10 +5,15 @@ from __future__ import annotations
 import itertools
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.bodies import MAX_BODY_BYTES
 from tests.e2e.fake_whatsapp import Sent
+from tests.e2e.fake_whatsapp.records import APP_SECRET, PHONE_NUMBER_ID
+from tests.e2e.fake_whatsapp.webhooks import SIGNATURE_HEADER, message_value, notification
+from tests.e2e.fake_whatsapp.webhooks import sign as sign_with
 from tests.e2e.order_labels import TITLE
 from tests.e2e.whatsapp_rig import ALICE, VERIFY_TOKEN, WhatsAppRig, whatsapp_rig
 from tests.fakes import wait_until
@@ -110,6 +115,10 @@ async def test_a_long_article_arrives_in_parts_and_files_within_the_pace(
 DAY = 24 * 3600
 
 
+def sign(body: bytes) -> str:
+    return sign_with(body, APP_SECRET)
+
+
 def _article_texts(rig: WhatsAppRig, person: str = ALICE) -> list[Sent]:
     return [s for s in rig.wa.to(person) if s.type == "text" and s.text.startswith(f"*{TITLE}*")]
 
@@ -158,3 +167,61 @@ async def test_a_window_failure_told_by_a_status_keeps_the_article_for_the_templ
     assert failed, _log(rig)
     assert failed <= again, _log(rig)
     assert len(_templates(rig)) == 1, _log(rig)
+
+
+async def test_forged_or_oversized_webhooks_are_refused_before_reading(rig: WhatsAppRig) -> None:
+    said = {"type": "text", "text": {"body": "bakiye"}}
+    value = message_value(ALICE, {"id": "wamid.forged", **said}, name="Mallory", at=0)
+    forged = await rig.wa.post_webhook(value, secret="not-the-app-secret")
+    url = f"{rig.base_url}/whatsapp/webhook"
+    unsigned = await rig.http.post(url, content=notification(PHONE_NUMBER_ID, value))
+    huge = b"x" * (MAX_BODY_BYTES + 1)
+    oversized = await rig.http.post(url, content=huge, headers={SIGNATURE_HEADER: sign(huge)})
+    signed_junk = b"{not json"
+    junk = await rig.http.post(
+        url, content=signed_junk, headers={SIGNATURE_HEADER: sign(signed_junk)}
+    )
+    assert (forged, unsigned.status_code) == (401, 401)
+    assert oversized.status_code == 413
+    assert junk.status_code == 400
+    assert rig.wa.to(ALICE) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": "sticker", "sticker": {"id": "media.1", "mime_type": "image/webp"}},
+        {"type": "location", "location": {"latitude": 41.0, "longitude": 29.0}},
+        {"type": "text", "text": {"body": "ç" * 10_000}},
+    ],
+    ids=["sticker", "location", "huge-text"],
+)
+async def test_what_the_bot_cannot_read_is_answered_shortly(
+    rig: WhatsAppRig, message: dict[str, Any]
+) -> None:
+    await rig.wa.user_sends(ALICE, message)
+    await wait_until(lambda: bool(rig.wa.to(ALICE)))
+    (answer,) = rig.wa.to(ALICE)
+    assert answer.type == "text"
+    assert 0 < len(answer.text) < 300
+
+
+async def test_delivery_statuses_are_taken_and_not_answered(rig: WhatsAppRig) -> None:
+    await rig.wa.user_says(ALICE, "yardim")
+    help_message = await rig.wa.until(ALICE, "")
+    for status in ("sent", "delivered", "read"):
+        assert await rig.wa.status(help_message, status) == 200
+    await rig.wa.user_says(ALICE, "/yardim")
+    await wait_until(lambda: len(rig.wa.to(ALICE)) >= 2)
+    assert len(rig.wa.to(ALICE)) == 2
+
+
+async def test_a_document_of_titles_is_downloaded_with_the_token_for_a_bulk_order(
+    rig: WhatsAppRig,
+) -> None:
+    await rig.log_in()
+    titles = "Bahçe bakımında ilk adımlar\nKış aylarında ev ısıtma rehberi\n"
+    await rig.wa.user_sends_document(ALICE, "basliklar.txt", titles.encode())
+    summary = await rig.wa.until(ALICE, "Kış aylarında ev ısıtma rehberi")
+    assert "Bahçe bakımında ilk adımlar" in summary.text
+    assert "Profesyonel" in summary.choices, "on to the tone, as for one title"
