@@ -15,7 +15,7 @@ from tests.e2e.fake_whatsapp.records import APP_SECRET, PHONE_NUMBER_ID
 from tests.e2e.fake_whatsapp.webhooks import SIGNATURE_HEADER, message_value, notification
 from tests.e2e.fake_whatsapp.webhooks import sign as sign_with
 from tests.e2e.order_labels import TITLE
-from tests.e2e.whatsapp_rig import ALICE, VERIFY_TOKEN, WhatsAppRig, whatsapp_rig
+from tests.e2e.whatsapp_rig import ALICE, BOB, VERIFY_TOKEN, WhatsAppRig, whatsapp_rig
 from tests.fakes import wait_until
 
 pytestmark = pytest.mark.e2e
@@ -225,3 +225,22 @@ async def test_a_document_of_titles_is_downloaded_with_the_token_for_a_bulk_orde
     summary = await rig.wa.until(ALICE, "Kış aylarında ev ısıtma rehberi")
     assert "Bahçe bakımında ilk adımlar" in summary.text
     assert "Profesyonel" in summary.choices, "on to the tone, as for one title"
+
+
+async def test_giris_asks_for_no_password_in_the_chat(rig: WhatsAppRig) -> None:
+    await rig.wa.user_says(ALICE, "giris")
+    answer = await rig.wa.until(ALICE, "")
+    await rig.wa.user_says(ALICE, "demo@example.com")
+    await wait_until(lambda: len(rig.wa.to(ALICE)) == 2)
+    assert "bağlantı" in answer.text
+    assert "şifre" not in rig.wa.to(ALICE)[1].text.lower()
+
+
+async def test_a_number_off_the_allow_list_is_refused_once(tmp_path: Path) -> None:
+    async with whatsapp_rig(tmp_path, allowed_whatsapp_users=BOB) as rig:
+        await rig.wa.user_says(ALICE, "bakiye")
+        await rig.wa.user_says(ALICE, "yardim")
+        await rig.wa.user_says(BOB, "yardim")
+        await rig.wa.until(BOB, "")
+    assert len(rig.wa.to(ALICE)) == 1
+    assert rig.sandbox.state.create_count == 0

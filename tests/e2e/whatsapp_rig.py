@@ -33,7 +33,7 @@ from tests.e2e.slack_rig import until_serving
 from tests.ports import free_port
 from tests.schema import migrated_sqlite
 
-__all__ = ["ALICE", "VERIFY_TOKEN", "VirtualTime", "WhatsAppRig", "whatsapp_rig"]
+__all__ = ["ALICE", "BOB", "VERIFY_TOKEN", "VirtualTime", "WhatsAppRig", "whatsapp_rig"]
 
 ALICE, BOB = "905551112233", "905559998877"
 VERIFY_TOKEN = "verify-token-for-tests"
