@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -10,6 +11,8 @@ from typing import Any
 import pytest
 
 from bot.bodies import MAX_BODY_BYTES
+from bot.core.inflight import IN_FLIGHT_PER_USER
+from bot.core.texts import texts_for
 from tests.e2e.fake_whatsapp import Sent
 from tests.e2e.fake_whatsapp.records import APP_SECRET, PHONE_NUMBER_ID
 from tests.e2e.fake_whatsapp.webhooks import SIGNATURE_HEADER, message_value, notification
@@ -244,3 +247,13 @@ async def test_a_number_off_the_allow_list_is_refused_once(tmp_path: Path) -> No
         await rig.wa.until(BOB, "")
     assert len(rig.wa.to(ALICE)) == 1
     assert rig.sandbox.state.create_count == 0
+
+
+async def test_a_flood_past_the_in_flight_cap_is_told_once_and_dropped(rig: WhatsAppRig) -> None:
+    flood = 3 * IN_FLIGHT_PER_USER
+    await asyncio.gather(*(rig.wa.user_says(ALICE, "yardim") for _ in range(flood)))
+    told = texts_for("tr").too_fast
+    await wait_until(lambda: rig.wa.last_to(ALICE, told) is not None)
+    await wait_until(lambda: len(rig.wa.to(ALICE)) >= IN_FLIGHT_PER_USER + 1)
+    assert len([s for s in rig.wa.to(ALICE) if s.text == told]) == 1
+    assert len(rig.wa.to(ALICE)) < flood
