@@ -4,22 +4,29 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import signal
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from bot.bodies import MAX_BODY_BYTES
 from bot.core.inflight import IN_FLIGHT_PER_USER
 from bot.core.texts import texts_for
-from tests.e2e.fake_whatsapp import Sent
-from tests.e2e.fake_whatsapp.records import APP_SECRET, PHONE_NUMBER_ID
+from tests.e2e.bot_process import fresh_env
+from tests.e2e.fake_whatsapp import FakeWhatsApp, Sent
+from tests.e2e.fake_whatsapp.records import APP_SECRET, PHONE_NUMBER_ID, TOKEN
 from tests.e2e.fake_whatsapp.webhooks import SIGNATURE_HEADER, message_value, notification
 from tests.e2e.fake_whatsapp.webhooks import sign as sign_with
 from tests.e2e.order_labels import TITLE
+from tests.e2e.slack_rig import until_serving
 from tests.e2e.whatsapp_rig import ALICE, BOB, VERIFY_TOKEN, WhatsAppRig, whatsapp_rig
 from tests.fakes import wait_until
+from tests.ports import free_port
 
 pytestmark = pytest.mark.e2e
 
@@ -257,3 +264,45 @@ async def test_a_flood_past_the_in_flight_cap_is_told_once_and_dropped(rig: What
     await wait_until(lambda: len(rig.wa.to(ALICE)) >= IN_FLIGHT_PER_USER + 1)
     assert len([s for s in rig.wa.to(ALICE) if s.text == told]) == 1
     assert len(rig.wa.to(ALICE)) < flood
+
+
+async def test_python_m_bot_whatsapp_answers_a_signed_message_and_stops_on_sigterm(
+    tmp_path: Path,
+) -> None:
+    async with FakeWhatsApp.running() as wa, httpx.AsyncClient(timeout=10) as http:
+        port = free_port()
+        env = fresh_env()
+        env.update(
+            {
+                "WHATSAPP_ACCESS_TOKEN": TOKEN,
+                "WHATSAPP_PHONE_NUMBER_ID": PHONE_NUMBER_ID,
+                "WHATSAPP_APP_SECRET": APP_SECRET,
+                "WHATSAPP_VERIFY_TOKEN": VERIFY_TOKEN,
+                "WHATSAPP_API_URL": wa.api_url,
+                "PORT": str(port),
+            }
+        )
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            "whatsapp",
+            "--sandbox",
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        wa.webhook_url = f"http://127.0.0.1:{port}/whatsapp/webhook"
+        try:
+            await until_serving(
+                http, f"http://127.0.0.1:{port}", asyncio.ensure_future(process.wait())
+            )
+            await wa.user_says(ALICE, "/yardim")
+            answer = await wa.until(ALICE, "")
+        finally:
+            process.send_signal(signal.SIGTERM)
+            _, stderr = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 0, stderr.decode()
+    assert TOKEN not in stderr.decode()
+    assert "makalelerim" in answer.text
