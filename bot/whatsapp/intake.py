@@ -35,9 +35,9 @@ from bot.core.richtext import paragraph
 from bot.core.screens import Screen
 from bot.core.texts import texts_for
 from bot.core.title_files import MAX_FILE_BYTES
+from bot.whatsapp.ids import PLATFORM
 from bot.whatsapp.inbound import Chosen, Said, SentFile, Status, Unreadable, Update
 from bot.whatsapp.messenger import RE_ENGAGEMENT, WhatsAppMessenger, WhatsAppPresenter
-from bot.whatsapp.platform import PLATFORM
 from bot.whatsapp.texts import whatsapp_texts
 
 __all__ = ["LOGIN_COMMAND", "TEXT_LIMIT", "Intake", "event_of_text", "origin_of"]

@@ -12,21 +12,15 @@ from bot.config import Settings
 from bot.core.events import ChatAddress, Origin
 from bot.core.pacing import Pacer
 from bot.core.platforms import listed
+from bot.whatsapp.ids import PLATFORM, REQUIRED
 
 if TYPE_CHECKING:
     from bot.whatsapp.runtime import WhatsAppRuntime
 
-__all__ = ["ADMIN_PREFIX", "PLATFORM", "WhatsAppPlatform", "WhatsAppRules"]
+__all__ = ["ADMIN_PREFIX", "WhatsAppPlatform", "WhatsAppRules"]
 
-PLATFORM = "whatsapp"
 # ADMIN_CHAT names a person's chat with the number: whatsapp:905551112233.
 ADMIN_PREFIX = "whatsapp:"
-_NEEDED = (
-    "whatsapp_access_token",
-    "whatsapp_phone_number_id",
-    "whatsapp_app_secret",
-    "whatsapp_verify_token",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +66,7 @@ class WhatsAppPlatform:
 
     def require(self, settings: Settings) -> None:
         """Fail naming what the number and its webhook still need."""
-        settings.require(*_NEEDED)
+        settings.require(*REQUIRED)
 
     def running(self, host: ChatHost) -> AbstractAsyncContextManager[WhatsAppRuntime]:
         """The number served for the block: its webhook routes and its messenger."""

@@ -16,10 +16,10 @@ from bot.config import Settings
 from bot.core.conversation import Conversations
 from bot.core.pacing import Pacer
 from bot.core.ports import Messenger
+from bot.whatsapp.ids import PLATFORM, REQUIRED
 from bot.whatsapp.intake import Intake
 from bot.whatsapp.messenger import WhatsAppMessenger
 from bot.whatsapp.pace import number_pacer
-from bot.whatsapp.platform import PLATFORM, WhatsAppPlatform
 from bot.whatsapp.texts import whatsapp_texts
 from bot.whatsapp.webhook import WEBHOOK_PATH, webhook_routes
 
@@ -48,7 +48,7 @@ class WhatsAppRuntime:
 
 def _secret(settings: Settings, name: str) -> str:
     value = getattr(settings, name)
-    assert value is not None, "WhatsAppPlatform.require checked it"
+    assert value is not None, "required at the start"
     return str(value.get_secret_value())
 
 
@@ -61,7 +61,7 @@ async def running_whatsapp(
     pacer: Pacer | None = None,
 ) -> AsyncIterator[WhatsAppRuntime]:
     """Serve the number for the block; ``pacer`` keeps its pace (tests hand in their clock)."""
-    WhatsAppPlatform().require(settings)
+    settings.require(*REQUIRED)
     async with httpx.AsyncClient(timeout=_TIMEOUT) as http:
         client = WhatsApp(
             phone_id=settings.whatsapp_phone_number_id,

@@ -23,8 +23,9 @@ from bot.core.accounts import Accounts
 from bot.core.clock import system_clock
 from bot.core.pacing import Pacer
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox, running_sandbox
+from bot.whatsapp.ids import PLATFORM
 from bot.whatsapp.pace import NUMBER_LIMITS
-from bot.whatsapp.platform import PLATFORM, WhatsAppPlatform
+from bot.whatsapp.platform import WhatsAppPlatform
 from storage import Database, TokenCipher, generate_key, users
 from tests.e2e.fake_whatsapp import FakeWhatsApp
 from tests.e2e.fake_whatsapp.pairs import PairRate
