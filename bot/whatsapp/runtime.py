@@ -23,7 +23,7 @@ from bot.whatsapp.pace import number_pacer
 from bot.whatsapp.texts import whatsapp_texts
 from bot.whatsapp.webhook import WEBHOOK_PATH, webhook_routes
 
-__all__ = ["GRAPH_VERSION", "WhatsAppRuntime", "running_whatsapp"]
+__all__ = ["GRAPH_VERSION", "WhatsAppRuntime", "cloud_api", "running_whatsapp"]
 
 log = logging.getLogger(__name__)
 # The Graph API version the bot speaks; WHATSAPP_API_URL is the base before it.
@@ -46,6 +46,23 @@ class WhatsAppRuntime:
         log.info("WhatsApp number takes its webhooks at %s", WEBHOOK_PATH)
 
 
+def cloud_api(http: httpx.AsyncClient, *, api_url: str, phone_id: str, token: str) -> WhatsApp:
+    """pywa's client of the number, its requests on ``http`` to the Graph API at ``api_url``.
+
+    Webhooks are checked and read by the bot's own route, so pywa validates none.
+    """
+    client = WhatsApp(
+        phone_id=phone_id,
+        token=token,
+        session=http,
+        api_version=float(GRAPH_VERSION),
+        validate_updates=False,
+    )
+    # pywa writes Meta's host into the session; the bot's setting names the base.
+    http.base_url = httpx.URL(f"{api_url}/v{GRAPH_VERSION}")
+    return client
+
+
 def _secret(settings: Settings, name: str) -> str:
     value = getattr(settings, name)
     assert value is not None, "required at the start"
@@ -63,15 +80,13 @@ async def running_whatsapp(
     """Serve the number for the block; ``pacer`` keeps its pace (tests hand in their clock)."""
     settings.require(*REQUIRED)
     async with httpx.AsyncClient(timeout=_TIMEOUT) as http:
-        client = WhatsApp(
+        assert settings.whatsapp_phone_number_id is not None
+        client = cloud_api(
+            http,
+            api_url=settings.whatsapp_api_url,
             phone_id=settings.whatsapp_phone_number_id,
             token=_secret(settings, "whatsapp_access_token"),
-            session=http,
-            api_version=float(GRAPH_VERSION),
-            validate_updates=False,
         )
-        # pywa writes Meta's host into the session; the bot's setting names the base.
-        http.base_url = httpx.URL(f"{settings.whatsapp_api_url}/v{GRAPH_VERSION}")
         messenger = WhatsAppMessenger(
             client,
             whatsapp_texts(settings.bot_language),
