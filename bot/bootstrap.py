@@ -378,7 +378,8 @@ async def serve_chats(
     is the core's time (tests move it)."""
     if not chats:
         raise ConfigError(
-            "no chat platform is configured: set TELEGRAM_BOT_TOKEN (or SLACK_BOT_TOKEN), "
+            "no chat platform is configured: set TELEGRAM_BOT_TOKEN (or SLACK_BOT_TOKEN, "
+            "WHATSAPP_ACCESS_TOKEN), "
             "or try `python -m bot shell --sandbox`"
         )
     settings.require("article_api_url")

@@ -306,3 +306,15 @@ async def test_python_m_bot_whatsapp_answers_a_signed_message_and_stops_on_sigte
     assert process.returncode == 0, stderr.decode()
     assert TOKEN not in stderr.decode()
     assert "makalelerim" in answer.text
+
+
+async def test_dil_en_answers_in_english_after_turkish_first(rig: WhatsAppRig) -> None:
+    await rig.wa.user_says(ALICE, "yardim")
+    turkish = await rig.wa.until(ALICE, "")
+    await rig.wa.user_says(ALICE, "dil en")
+    await wait_until(lambda: len(rig.wa.to(ALICE)) == 2)
+    await rig.wa.user_says(ALICE, "yardim")
+    await wait_until(lambda: len(rig.wa.to(ALICE)) == 3)
+    english = rig.wa.to(ALICE)[2]
+    assert texts_for("tr").help_commands[0][1] in turkish.text
+    assert texts_for("en").help_commands[0][1] in english.text
