@@ -80,7 +80,8 @@ class Intake:
         self._messenger = messenger
         self._client = client
         self._in_flight = InFlight()
-        self._turns: dict[str, asyncio.Lock] = {}
+        # Each person's turn, and how many of their updates wait for it or hold it.
+        self._turns: dict[str, tuple[asyncio.Lock, int]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
     def take(self, updates: list[Update]) -> None:
@@ -89,26 +90,37 @@ class Intake:
             if isinstance(update, Status):
                 self._status(update)
                 continue
-            user = origin_of(update.person).user
-            if not self._in_flight.take(user):
-                if self._in_flight.first_refusal(user):
-                    self._start(self._too_fast(update.person))
+            origin = origin_of(update.person)
+            if not self._in_flight.take(origin.user):
+                # A stranger's flood is not told it goes too fast: they are refused anyway.
+                admitted = self._conversations.admits(origin)
+                if self._in_flight.first_refusal(origin.user) and admitted:
+                    self._start(self._too_fast(update.person), update.person)
                 continue
-            self._start(self._handled(update))
+            self._start(self._handled(update), update.person)
 
     async def close(self) -> None:
         """Let the updates under way finish."""
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    def _start(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(work)
+    def _start(self, work: Coroutine[Any, Any, None], person: str) -> None:
+        task = asyncio.create_task(self._guarded(work, person))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def _guarded(self, work: Coroutine[Any, Any, None], person: str) -> None:
+        """The one boundary of the errors of what is done for a person after the webhook."""
+        try:
+            await work
+        except MessengerError as err:
+            log.warning("could not answer WhatsApp user %s: %r", person, err)
+        except Exception:
+            log.exception("answering a WhatsApp update of %s failed", person)
+
     def _status(self, status: Status) -> None:
         if status.status == "failed" and RE_ENGAGEMENT in status.codes:
-            self._start(self._messenger.failed_late(status.message_id))
+            self._start(self._messenger.failed_late(status.message_id), status.person)
         elif status.status == "failed":
             log.warning("WhatsApp message %s failed: %s", status.message_id, status.codes)
 
@@ -118,20 +130,18 @@ class Intake:
         await self._messenger.send(origin.chat, Screen((paragraph(texts.too_fast),)))
 
     async def _handled(self, update: Said | Chosen | SentFile | Unreadable) -> None:
-        """Answer one update after the person's earlier ones; the one boundary of its errors."""
+        """Answer one update after the person's earlier ones."""
         person = update.person
-        lock = self._turns.setdefault(person, asyncio.Lock())
+        lock, waiting = self._turns.get(person) or (asyncio.Lock(), 0)
+        self._turns[person] = (lock, waiting + 1)
         try:
             async with lock:
                 await self._answer(update)
-        except MessengerError as err:
-            log.warning("could not answer WhatsApp user %s: %r", person, err)
-        except Exception:
-            log.exception("answering a WhatsApp update of %s failed", person)
         finally:
             self._in_flight.release(origin_of(person).user)
-            if not lock.locked() and self._turns.get(person) is lock:
-                del self._turns[person]
+            lock, waiting = self._turns.pop(person)
+            if waiting > 1:
+                self._turns[person] = (lock, waiting - 1)
 
     async def _answer(self, update: Said | Chosen | SentFile | Unreadable) -> None:
         origin = origin_of(update.person)
