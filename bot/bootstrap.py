@@ -47,6 +47,7 @@ from bot.sites.wordpress import WordPress
 from bot.slack.platform import SlackPlatform
 from bot.telegram.platform import TelegramPlatform
 from bot.web import serving_http, web_app
+from bot.whatsapp.platform import WhatsAppPlatform
 from storage import (
     Database,
     InvalidKey,
@@ -74,6 +75,7 @@ __all__ = [
 CHAT_PLATFORMS: tuple[ChatPlatform, ...] = (
     TelegramPlatform(),
     SlackPlatform(lambda host: SlackInstallations(host.db, host.cipher, host.clock)),
+    WhatsAppPlatform(),
     TerminalPlatform(),
 )
 PACKAGE = "makale-bot"
@@ -419,7 +421,8 @@ async def serve_chats(
     is the core's time (tests move it)."""
     if not chats:
         raise ConfigError(
-            "no chat platform is configured: set TELEGRAM_BOT_TOKEN (or SLACK_BOT_TOKEN), "
+            "no chat platform is configured: set TELEGRAM_BOT_TOKEN (or SLACK_BOT_TOKEN, "
+            "WHATSAPP_ACCESS_TOKEN), "
             "or try `python -m bot shell --sandbox`"
         )
     settings.require("article_api_url")

@@ -19,6 +19,7 @@ __all__ = ["ConfigError", "Settings", "is_loopback_url", "load_settings"]
 # Comma-separated ids in the environment; empty means everyone.
 IdList = Annotated[frozenset[str], NoDecode]
 _SLACK_ADMIN_CHAT = re.compile(r"^slack:(?:[TE][A-Z0-9]+/)?C[A-Z0-9]+$")
+_WHATSAPP_ADMIN_CHAT = re.compile(r"^whatsapp:\d{6,15}$")
 _PLACEHOLDERS = {"changeme", "change-me", "changethis", "xxx", "your-token-here"}
 
 
@@ -80,11 +81,20 @@ class Settings(BaseSettings):
     slack_client_secret: SecretStr | None = None
     slack_redirect_uri: str | None = None
 
+    # WhatsApp (Meta's Cloud API): the Graph API's base; the bot adds the version and paths.
+    whatsapp_access_token: SecretStr | None = None
+    whatsapp_phone_number_id: str | None = None
+    whatsapp_app_secret: SecretStr | None = None
+    whatsapp_verify_token: SecretStr | None = None
+    whatsapp_api_url: str = "https://graph.facebook.com"
+    whatsapp_ready_template: str = "makale_hazir"
+
     # Who may use the bot, and where operators are told what they must know.
     allowed_telegram_users: IdList = frozenset()
     allowed_telegram_chats: IdList = frozenset()
     allowed_slack_teams: IdList = frozenset()
     allowed_slack_users: IdList = frozenset()
+    allowed_whatsapp_users: IdList = frozenset()
     admin_chat: str | None = None
 
     # Metrics: /metrics answers only this bearer token; unset, it answers 404.
@@ -110,6 +120,7 @@ class Settings(BaseSettings):
         "allowed_telegram_chats",
         "allowed_slack_teams",
         "allowed_slack_users",
+        "allowed_whatsapp_users",
         mode="before",
     )
     @classmethod
@@ -121,10 +132,11 @@ class Settings(BaseSettings):
     @field_validator("admin_chat")
     @classmethod
     def _admin_chat(cls, value: str | None) -> str | None:
-        if value and not (value.lstrip("-").isdigit() or _SLACK_ADMIN_CHAT.match(value)):
+        chats = (_SLACK_ADMIN_CHAT, _WHATSAPP_ADMIN_CHAT)
+        if value and not (value.lstrip("-").isdigit() or any(c.match(value) for c in chats)):
             raise ValueError(
-                "must be a Telegram chat id, or slack: and a Slack channel id (slack:T…/C…"
-                " with its workspace)"
+                "must be a Telegram chat id, slack: and a Slack channel id (slack:T…/C…"
+                " with its workspace), or whatsapp: and a phone number"
             )
         return value
 
@@ -158,6 +170,7 @@ class Settings(BaseSettings):
         "slack_api_url",
         "telegram_webhook_url",
         "slack_redirect_uri",
+        "whatsapp_api_url",
         "public_url",
     )
     @classmethod
@@ -169,7 +182,7 @@ class Settings(BaseSettings):
             raise ValueError("must be an http(s) URL")
         return value
 
-    @field_validator("article_api_url", "public_url")
+    @field_validator("article_api_url", "public_url", "whatsapp_api_url")
     @classmethod
     def _https_unless_loopback(cls, value: str | None) -> str | None:
         # Tokens travel in every request (a password in the login page's), so plain HTTP is

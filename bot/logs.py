@@ -51,6 +51,9 @@ _CAPPED = {
     # Mode client logs whole requests, a login form's password among them.
     "slack_sdk.socket_mode": logging.INFO,
     "slack_bolt": logging.INFO,
+    # pywa logs every request's JSON and every answer at DEBUG: whole articles, people's words.
+    "pywa": logging.INFO,
+    "pywa_async": logging.INFO,
     "uvicorn": logging.WARNING,
     # One line per scheduler run or migration step is noise, not news.
     "apscheduler": logging.WARNING,

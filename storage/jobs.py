@@ -126,6 +126,21 @@ def postpone_job(session: Session, *, job_id: int, until: datetime) -> None:
     )
 
 
+def hurry_finished_jobs(session: Session, *, user_id: int, now: datetime) -> int:
+    """Make the user's finished, undelivered jobs due now (their chat takes messages again);
+    how many."""
+    result = session.exec(
+        update(Job)
+        .where(
+            col(Job.chat_user_id) == user_id,
+            col(Job.status) == JobStatus.FINISHED,
+            col(Job.next_poll_at) > now,
+        )
+        .values(next_poll_at=now)
+    )
+    return int(result.rowcount)
+
+
 def jobs_of_draft(session: Session, *, draft_id: str) -> list[Job]:
     """The jobs recorded for the draft, oldest first."""
     return list(

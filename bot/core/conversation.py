@@ -188,6 +188,14 @@ class Conversations:
 
         return await self.services.db.run(count)
 
+    async def chat_reopened(self, origin: Origin) -> None:
+        """The user's chat takes messages again (WhatsApp's window): their finished articles
+        go out at the next round, not after their back-off."""
+        user_id = (await self._user(origin)).id
+        assert user_id is not None
+        now = self.services.clock()
+        await self.services.db.run(lambda s: jobs.hurry_finished_jobs(s, user_id=user_id, now=now))
+
     async def in_dialog(self, origin: Origin) -> bool:
         """Whether a dialog is in progress: an input awaited, or an order not yet placed."""
         user = await self._user(origin)

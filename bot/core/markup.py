@@ -17,9 +17,19 @@ from bot.core.richtext import (
     numbered_lines,
 )
 
-__all__ = ["Markup"]
+__all__ = ["Markup", "hugging"]
 
 Mark = Callable[[str], str]
+
+
+def hugging(text: str, mark: str) -> str:
+    """Style markers hugging the words: Slack and WhatsApp ignore ``* bold *`` with inner
+    spaces."""
+    core = text.strip()
+    if not core:
+        return text
+    start = text.index(core[0])
+    return f"{text[:start]}{mark}{core}{mark}{text[start + len(core) :]}"
 
 
 @dataclass(frozen=True, slots=True)

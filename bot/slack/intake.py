@@ -18,28 +18,15 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Message
 
+from bot.bodies import MAX_BODY_BYTES, capped_body
+
 __all__ = ["MAX_BODY_BYTES", "capped_body", "guarded", "signed"]
 
 log = logging.getLogger(__name__)
-# Slack's payloads are a few kilobytes; a modal's values stay far below this.
-MAX_BODY_BYTES = 1024 * 1024
 _TOO_LARGE, _UNSIGNED = 413, 401
 _LEEWAY_SECONDS = 5 * 60
 
 Handler = Callable[[Request], Awaitable[Response]]
-
-
-async def capped_body(request: Request, limit: int) -> bytes | None:
-    """The body, or None once it is known to be longer than ``limit`` bytes."""
-    announced = request.headers.get("content-length", "")
-    if announced.isdigit() and int(announced) > limit:
-        return None
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            return None
-    return bytes(body)
 
 
 def _replaying(request: Request, body: bytes) -> Request:

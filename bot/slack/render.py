@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from bot.core.markup import Markup
+from bot.core.markup import Markup, hugging
 from bot.core.richtext import Table, table_grid
 from bot.core.screens import Screen
 
@@ -42,15 +42,6 @@ def unescape(text: str) -> str:
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
-def _wrapped(text: str, mark: str) -> str:
-    """Style markers hugging the words: Slack ignores ``* bold *`` with inner spaces."""
-    core = text.strip()
-    if not core:
-        return text
-    start = text.index(core[0])
-    return f"{text[:start]}{mark}{core}{mark}{text[start + len(core) :]}"
-
-
 def _code_block(text: str) -> str:
     return f"```\n{text}\n```"
 
@@ -59,15 +50,15 @@ def _table(table: Table) -> str:
     """A note saying where the table is: mrkdwn has no tables, and a wide grid wraps into
     nonsense in Slack's proportional layout on a phone."""
     return (
-        _wrapped(escape(table.note), "_") if table.note else _code_block(escape(table_grid(table)))
+        hugging(escape(table.note), "_") if table.note else _code_block(escape(table_grid(table)))
     )
 
 
 _MRKDWN = Markup(
     escape=escape,
-    bold=lambda text: _wrapped(text, "*"),
-    italic=lambda text: _wrapped(text, "_"),
-    code=lambda text: _wrapped(text, "`"),
+    bold=lambda text: hugging(text, "*"),
+    italic=lambda text: hugging(text, "_"),
+    code=lambda text: hugging(text, "`"),
     code_block=_code_block,
     table=_table,
 )

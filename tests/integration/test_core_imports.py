@@ -25,6 +25,8 @@ HEAVY = (
     "bot.sandbox",
     "alembic",
     "prompt_toolkit",
+    "pywa",
+    "pywa_async",
 )
 
 

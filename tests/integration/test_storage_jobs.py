@@ -291,3 +291,17 @@ def test_settling_a_job_writes_its_state_alone_and_only_for_its_owner(
         5,
         None,
     )
+
+
+def test_hurrying_makes_only_the_users_finished_jobs_due_now(
+    database: Database, chat_user: ChatUser
+) -> None:
+    user_id = _user_id(chat_user)
+    later = NOW + timedelta(minutes=5)
+    waiting = _add(database, user_id, "req-1", status=JobStatus.FINISHED, next_poll_at=later)
+    pending = _add(database, user_id, "req-2", status=JobStatus.PENDING, next_poll_at=later)
+    hurried = database.run_sync(lambda s: jobs.hurry_finished_jobs(s, user_id=user_id, now=NOW))
+    due = {job.request_id for job in _claim(database, "replica-a")}
+    assert hurried == 1
+    assert due == {waiting.request_id}
+    assert pending.request_id not in due

@@ -28,7 +28,7 @@ def _strings(path: Path) -> set[str]:
 
 
 def test_the_table_holds_every_chat_and_each_once() -> None:
-    assert {"telegram", "slack", "shell"} <= NAMES
+    assert {"telegram", "slack", "whatsapp", "shell"} <= NAMES
     assert len(NAMES) == len(CHAT_PLATFORMS)
 
 

@@ -1,8 +1,9 @@
-"""At most a few requests of one Slack user handled at once in this process.
+"""At most a few requests of one user handled (or waiting) at once in this process.
 
-Telegram queues each user's updates behind each other; Slack's requests do not queue, so
-one user's flood would run side by side and take every upstream connection. Past the cap
-the rest are dropped, and the user told once, until their requests have all finished.
+Telegram queues each user's updates behind each other; Slack's requests and WhatsApp's
+webhooks do not, so one user's flood would run side by side (or queue without end) and take
+every upstream connection. Past the cap the rest are dropped, and the user told once, until
+their requests have all finished.
 """
 
 from __future__ import annotations

@@ -1,0 +1,234 @@
+"""WhatsApp as the core's messenger: paced sends through pywa, errors read by their code.
+
+WhatsApp's pace is kept before each send (``bot.whatsapp.pace``); a refusal of it (131056
+for one person, 130429 for the number) slows down and tries again. The error's ``code``
+decides, never the HTTP status (sources disagree on 400 or 429). No message can be edited
+or deleted: an edit of a pressed message is shown as a new one, a progress line's edits
+are left out.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import httpx
+from pywa.errors import WhatsAppError
+from pywa.types.callback import Button, Section, SectionList, SectionRow
+from pywa.types.templates import TemplateLanguage
+from pywa_async.client import WhatsApp
+
+from bot.core.events import ChatAddress
+from bot.core.pacing import Pacer
+from bot.core.ports import ChatPresenter, ChatUnreachable, MessengerError
+from bot.core.richtext import Heading
+from bot.core.screens import Document, Screen
+from bot.whatsapp import render
+from bot.whatsapp.pace import PERSON_LIMITS
+from bot.whatsapp.texts import WhatsAppTexts
+from bot.whatsapp.window import Kept, Windows
+
+__all__ = [
+    "RE_ENGAGEMENT",
+    "WhatsAppMessenger",
+    "WhatsAppPresenter",
+    "WindowClosed",
+]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+PAIR_RATE, THROUGHPUT, RE_ENGAGEMENT = 131056, 130429, 131047
+# The person cannot be reached on WhatsApp (no account, blocked the business, ...).
+_UNDELIVERABLE = frozenset({131026, 131030})
+# A refused send is paced again this many times before its error reaches the caller.
+RETRIES = 5
+_PAIR_WAIT, _NUMBER_WAIT = 6.0, 1.0
+_DOCUMENT_TYPE = "text/plain"
+
+
+class WindowClosed(MessengerError):
+    """The person last wrote over 24 hours ago: the message waits until they write again."""
+
+
+def _title(screen: Screen) -> str | None:
+    """An article's title, where the screen starts one (its parts begin with the title)."""
+    first = screen.blocks[0] if screen.blocks else None
+    return first.text if isinstance(first, Heading) and first.level == 1 else None
+
+
+class WhatsAppMessenger:
+    """Sends through the Cloud API (pywa), paced per person and for the number."""
+
+    def __init__(
+        self,
+        client: WhatsApp,
+        texts: WhatsAppTexts,
+        *,
+        template: str,
+        template_language: str,
+        pacer: Pacer,
+    ) -> None:
+        self._client = client
+        self._texts = texts
+        self._template = template
+        self._template_language = TemplateLanguage(template_language)
+        self._pacer = pacer
+        self.windows = Windows()
+
+    async def send(self, chat: ChatAddress, screen: Screen) -> str | None:
+        """Post the screen as one message or a few (a paged list); the first one's id."""
+        person, title = chat.chat_id, _title(screen)
+        ids = []
+        for index, outgoing in enumerate(render.messages(screen, self._texts)):
+            kept = Kept(self._resend(person, outgoing), title if index == 0 else None)
+            ids.append(await self._sending(person, kept))
+        return ids[0]
+
+    async def edit(self, chat: ChatAddress, message_id: str, screen: Screen) -> None:
+        """Nothing: no WhatsApp message can be edited, and a progress line's every change as
+        a new message would spend the person's pace on lines the article makes stale."""
+        log.debug("not editing WhatsApp message %s: WhatsApp has no edits", message_id)
+
+    async def delete(self, chat: ChatAddress, message_id: str) -> None:
+        """Nothing: no WhatsApp message can be deleted (so no password is ever asked here)."""
+        log.debug("not deleting WhatsApp message %s: WhatsApp has no deletes", message_id)
+
+    async def send_document(self, chat: ChatAddress, document: Document) -> None:
+        """Upload the file as plain text with its name (the Cloud API takes only its own
+        media types, and a ``.md`` or ``.html`` is text), and post it with its caption."""
+        person = chat.chat_id
+
+        async def post() -> str:
+            sent = await self._client.send_document(
+                to=person,
+                document=document.content,
+                filename=document.filename,
+                caption=document.caption or None,
+                mime_type=_DOCUMENT_TYPE,
+            )
+            return str(sent.id)
+
+        await self._sending(person, Kept(post))
+
+    def fits(self, screen: Screen) -> bool:
+        """Whether the screen's text fits one message (a body of 1,024 with buttons)."""
+        return render.fits(screen)
+
+    async def reopened(self, person: str) -> bool:
+        """The person wrote: send what waited for their window, in order; whether it was
+        known closed."""
+        was_closed, held = self.windows.reopened(person)
+        for kept in held:
+            await self._sending(person, kept)
+        return was_closed
+
+    async def failed_late(self, message_id: str) -> None:
+        """A ``failed`` status for the window: keep that message and announce its article,
+        or send it again at once where the person wrote since it went."""
+        found = self.windows.failed(message_id)
+        if found is not None:
+            await self._after_failure(*found)
+
+    async def _after_failure(self, person: str, kept: Kept, held: bool) -> None:
+        """Announce what a closed window holds, or send again what failed before the person
+        wrote again."""
+        if held:
+            await self._announce(person, kept.title)
+        else:
+            await self._sending(person, kept)
+
+    def _resend(self, person: str, outgoing: render.Outgoing) -> Callable[[], Awaitable[str]]:
+        async def post() -> str:
+            sent = await self._client.send_message(
+                to=person, text=outgoing.text, buttons=self._buttons(outgoing)
+            )
+            return str(sent.id)
+
+        return post
+
+    def _buttons(self, outgoing: render.Outgoing) -> list[Button] | SectionList | None:
+        if not outgoing.choices:
+            return None
+        if not outgoing.as_list:
+            return [Button(title=c.title, callback_data=c.id) for c in outgoing.choices]
+        rows = [
+            SectionRow(title=c.title, callback_data=c.id, description=c.description or None)
+            for c in outgoing.choices
+        ]
+        section = Section(title=self._texts.choose, rows=rows)
+        return SectionList(button_title=self._texts.choose, sections=[section])
+
+    async def _sending(self, person: str, kept: Kept) -> str:
+        """Send in the person's turn; where the window is closed, announce the article and
+        refuse (the caller keeps the message)."""
+        order = self.windows.stamp()
+        try:
+            if self.windows.is_closed(person):
+                raise WindowClosed(person)
+            message_id = await self._paced(person, kept.resend)
+        except WindowClosed:
+            self.windows.close(person)
+            await self._announce(person, kept.title)
+            raise
+        failed = self.windows.sent(message_id, person, kept, order)
+        if failed is not None:
+            await self._after_failure(*failed)
+        return message_id
+
+    async def _announce(self, person: str, title: str | None) -> None:
+        """Announce the article by the approved template, once while the window is shut."""
+        if not self.windows.to_announce(person, title):
+            return
+        parameters = [{"type": "text", "text": title}]
+        await self._paced(
+            person,
+            lambda: self._client.send_template(
+                to=person,
+                name=self._template,
+                language=self._template_language,
+                params=[{"type": "body", "parameters": parameters}],
+            ),
+        )
+
+    async def _paced(self, person: str, call: Callable[[], Awaitable[T]]) -> T:
+        """Make the call in the person's turn; a refusal of the pace waits and tries again."""
+        for _ in range(RETRIES):
+            slot = await self._pacer.wait(person, PERSON_LIMITS)
+            try:
+                result = await call()
+            except WhatsAppError as err:
+                self._refused(person, err)
+                continue
+            except httpx.HTTPError as err:
+                raise MessengerError(repr(err)) from err
+            self._pacer.reached(person, PERSON_LIMITS, slot)
+            return result
+        raise MessengerError(f"WhatsApp kept refusing sends to {person} for their pace")
+
+    def _refused(self, person: str, err: WhatsAppError) -> None:
+        """Slow down for a refusal of the pace; raise for any other error, by its code."""
+        code = err.code
+        if code == PAIR_RATE:
+            log.warning("WhatsApp: pair rate hit for %s, slowing down", person)
+            self._pacer.refused(person, PERSON_LIMITS, _PAIR_WAIT)
+        elif code == THROUGHPUT:
+            log.warning("WhatsApp: the number's throughput hit, slowing down")
+            self._pacer.refused(person, PERSON_LIMITS, 0.0)
+            self._pacer.hold(None, _NUMBER_WAIT)
+        elif code == RE_ENGAGEMENT:
+            raise WindowClosed(person) from err
+        elif code in _UNDELIVERABLE:
+            raise ChatUnreachable(str(code)) from err
+        else:
+            raise MessengerError(f"WhatsApp error {code}: {err.message}") from err
+
+
+class WhatsAppPresenter(ChatPresenter):
+    """Answers in the person's chat; the pressed message, which WhatsApp cannot edit, is
+    followed by a new one instead."""
+
+    async def edit(self, message_id: str, screen: Screen) -> None:
+        """Show the screen as a new message."""
+        await self.send(screen)

@@ -1,0 +1,115 @@
+"""The 24-hour window: whom only a template reaches now, and what waits for them.
+
+A business may write to a person only within 24 hours of their last message; after that
+only an approved template goes through (error 131047). The Cloud API says so in a send's
+answer, or accepts the send and reports it ``failed`` later in a status webhook. Either
+way the person is announced the article once by the template. A send refused in its
+answer stays with its sender (delivery tries it again); one failed later is kept here. As
+soon as the person writes again, what was kept goes out in order, and delivery is told.
+A failure told after the person wrote again (a status overtaken by their message) closes
+nothing: that message just goes again.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+__all__ = ["Kept", "Windows"]
+
+# Sends remembered by id, for a ``failed`` status that comes after their answer.
+_REMEMBERED = 2048
+
+Resend = Callable[[], Awaitable[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A message to send again: how, and the article's title where it starts one."""
+
+    resend: Resend
+    title: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Sent:
+    person: str
+    kept: Kept
+    order: int
+
+
+def _bounded(remembered: OrderedDict[str, _Sent] | OrderedDict[str, None]) -> None:
+    while len(remembered) > _REMEMBERED:
+        remembered.popitem(last=False)
+
+
+@dataclass
+class Windows:
+    """Whose window is known closed, what waits for them, and the sends lately made."""
+
+    _closed: set[str] = field(default_factory=set)
+    _announced: set[str] = field(default_factory=set)
+    _held: dict[str, list[Kept]] = field(default_factory=dict)
+    _recent: OrderedDict[str, _Sent] = field(default_factory=OrderedDict)
+    # Failures told before their send's answer was read (a webhook can overtake it).
+    _early: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    # When (in sends) each person last wrote: a send before it failed in an older window.
+    _wrote_at: dict[str, int] = field(default_factory=dict)
+    _count: itertools.count[int] = field(default_factory=itertools.count)
+
+    def is_closed(self, person: str) -> bool:
+        """Whether only a template reaches the person now."""
+        return person in self._closed
+
+    def close(self, person: str) -> None:
+        """A send was refused for the window: the sender keeps that message itself."""
+        self._closed.add(person)
+
+    def stamp(self) -> int:
+        """The order of a send about to go, taken before it goes: its answer may be read
+        after the person wrote again."""
+        return next(self._count)
+
+    def sent(
+        self, message_id: str, person: str, kept: Kept, order: int
+    ) -> tuple[str, Kept, bool] | None:
+        """Remember an accepted send (stamped ``order``), in case it fails later; where it
+        failed already, what ``failed`` says of it."""
+        self._recent[message_id] = _Sent(person, kept, order)
+        _bounded(self._recent)
+        if message_id not in self._early:
+            return None
+        del self._early[message_id]
+        return self.failed(message_id)
+
+    def failed(self, message_id: str) -> tuple[str, Kept, bool] | None:
+        """An accepted send failed for the window later: its person, its message, and
+        whether it is kept here (else the person wrote since, and it can go again now)."""
+        found = self._recent.pop(message_id, None)
+        if found is None:
+            self._early[message_id] = None
+            _bounded(self._early)
+            return None
+        if found.order < self._wrote_at.get(found.person, -1):
+            return found.person, found.kept, False
+        self._closed.add(found.person)
+        self._held.setdefault(found.person, []).append(found.kept)
+        return found.person, found.kept, True
+
+    def to_announce(self, person: str, title: str | None) -> bool:
+        """Whether to announce this title now: once for each closing of the window."""
+        if title is None or person in self._announced:
+            return False
+        self._announced.add(person)
+        return True
+
+    def reopened(self, person: str) -> tuple[bool, list[Kept]]:
+        """The person wrote: their window is open again. Whether it was known closed, and
+        what was kept for them, in order."""
+        self._wrote_at[person] = next(self._count)
+        was_closed = person in self._closed
+        self._closed.discard(person)
+        self._announced.discard(person)
+        return was_closed, self._held.pop(person, [])
