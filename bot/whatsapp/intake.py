@@ -3,8 +3,8 @@
 A webhook is answered at once, so each person's updates are handled after it, one at a
 time in the order they came, and at most ``IN_FLIGHT_PER_USER`` waiting (a flood past it is
 told once and dropped). A person who writes reopens their 24-hour window: what was kept for
-it goes out first. Commands are typed with or without the slash; ``giris`` never asks for a
-password here, since no WhatsApp message can be deleted.
+it goes out first. Commands are typed with or without the slash; ``giris`` answers a link to the
+login page (the platform's rules say so), since no WhatsApp message can be deleted.
 """
 
 from __future__ import annotations
@@ -38,12 +38,10 @@ from bot.core.title_files import MAX_FILE_BYTES
 from bot.whatsapp.ids import PLATFORM
 from bot.whatsapp.inbound import Chosen, Said, SentFile, Status, Unreadable, Update
 from bot.whatsapp.messenger import RE_ENGAGEMENT, WhatsAppMessenger, WhatsAppPresenter
-from bot.whatsapp.texts import whatsapp_texts
 
-__all__ = ["LOGIN_COMMAND", "TEXT_LIMIT", "Intake", "event_of_text", "origin_of"]
+__all__ = ["TEXT_LIMIT", "Intake", "event_of_text", "origin_of"]
 
 log = logging.getLogger(__name__)
-LOGIN_COMMAND = "giris"
 # Longer than any title list the bot reads; WhatsApp lets a person send 65,536 characters.
 TEXT_LIMIT = 4096
 
@@ -168,13 +166,7 @@ class Intake:
         """The core's event for the update; None where the adapter answered it itself."""
         match update:
             case Said(text=text, message_id=message_id):
-                event = event_of_text(text, message_id)
-                if isinstance(event, Command) and event.name == LOGIN_COMMAND:
-                    language = await self._conversations.language(origin)
-                    screen = Screen((paragraph(whatsapp_texts(language).login_elsewhere),))
-                    await self._messenger.send(origin.chat, screen)
-                    return None
-                return event
+                return event_of_text(text, message_id)
             case Chosen(template=True):
                 # The template's button only asks for what it announced, sent above.
                 return None

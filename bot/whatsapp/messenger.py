@@ -199,7 +199,7 @@ class WhatsAppMessenger:
             try:
                 result = await call()
             except WhatsAppError as err:
-                self._refused(person, err)
+                self._refused(person, err, slot)
                 continue
             except httpx.HTTPError as err:
                 raise MessengerError(repr(err)) from err
@@ -207,15 +207,15 @@ class WhatsAppMessenger:
             return result
         raise MessengerError(f"WhatsApp kept refusing sends to {person} for their pace")
 
-    def _refused(self, person: str, err: WhatsAppError) -> None:
+    def _refused(self, person: str, err: WhatsAppError, slot: float) -> None:
         """Slow down for a refusal of the pace; raise for any other error, by its code."""
         code = err.code
         if code == PAIR_RATE:
             log.warning("WhatsApp: pair rate hit for %s, slowing down", person)
-            self._pacer.refused(person, PERSON_LIMITS, _PAIR_WAIT)
+            self._pacer.refused(person, PERSON_LIMITS, _PAIR_WAIT, slot)
         elif code == THROUGHPUT:
             log.warning("WhatsApp: the number's throughput hit, slowing down")
-            self._pacer.refused(person, PERSON_LIMITS, 0.0)
+            self._pacer.refused(person, PERSON_LIMITS, 0.0, slot)
             self._pacer.hold(None, _NUMBER_WAIT)
         elif code == RE_ENGAGEMENT:
             raise WindowClosed(person) from err

@@ -32,6 +32,8 @@ class WhatsAppRules:
     name: str = PLATFORM
     threads_articles: bool = False
     user_is_chat: bool = True
+    # No message can be deleted: /giris answers a one-time link to the login page instead.
+    login_in_chat: bool = False
 
     def admits(self, origin: Origin) -> bool:
         """Whether the person's number is listed."""

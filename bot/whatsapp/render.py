@@ -87,7 +87,9 @@ def _replies_fit(labels: list[str]) -> bool:
 def messages(screen: Screen, texts: WhatsAppTexts) -> list[Outgoing]:
     """The messages that show the screen: its text, with its buttons as WhatsApp takes them."""
     text = to_text(screen)
-    buttons = [button for row in screen.buttons for button in row]
+    # A button that opens an address is none of WhatsApp's replies: the text holds the address,
+    # which WhatsApp shows as a link.
+    buttons = [button for row in screen.buttons for button in row if button.url is None]
     if not buttons:
         return [Outgoing(text)]
     if _replies_fit([button.label for button in buttons]):

@@ -13,8 +13,6 @@ class WhatsAppTexts:
 
     choose: str
     more: str
-    # No WhatsApp message can be deleted: a password typed here would stay in the chat.
-    login_elsewhere: str
     unsupported: str
 
 
@@ -22,19 +20,11 @@ _TEXTS = {
     "tr": WhatsAppTexts(
         choose="Seçenekler",
         more="Devamı ({page}/{pages})",
-        login_elsewhere=(
-            "WhatsApp'ta şifre yazılmaz: bir mesaj silinemez, şifre sohbette kalırdı. "
-            "Giriş için size tek kullanımlık bir bağlantı gönderilecek."
-        ),
         unsupported="Bunu okuyamıyorum. Bir komut yazın (ör. yardim) ya da bir seçeneğe dokunun.",
     ),
     "en": WhatsAppTexts(
         choose="Options",
         more="More ({page}/{pages})",
-        login_elsewhere=(
-            "No password is typed on WhatsApp: a message cannot be deleted, so it would stay "
-            "in the chat. You will get a one-time link to log in instead."
-        ),
         unsupported="I can't read that. Type a command (e.g. yardim) or tap an option.",
     ),
 }

@@ -17,6 +17,8 @@ import pytest
 from bot.bodies import MAX_BODY_BYTES
 from bot.core.inflight import IN_FLIGHT_PER_USER
 from bot.core.texts import texts_for
+from bot.core.texts.tr import TURKISH
+from bot.sandbox import DEMO_PASSWORD
 from tests.e2e.bot_process import fresh_env
 from tests.e2e.fake_whatsapp import FakeWhatsApp, Sent
 from tests.e2e.fake_whatsapp.records import APP_SECRET, PHONE_NUMBER_ID, TOKEN
@@ -237,13 +239,22 @@ async def test_a_document_of_titles_is_downloaded_with_the_token_for_a_bulk_orde
     assert "Profesyonel" in summary.choices, "on to the tone, as for one title"
 
 
-async def test_giris_asks_for_no_password_in_the_chat(rig: WhatsAppRig) -> None:
+async def test_giris_asks_for_no_password_in_the_chat_but_logs_in_by_the_page(
+    rig: WhatsAppRig,
+) -> None:
     await rig.wa.user_says(ALICE, "giris")
-    answer = await rig.wa.until(ALICE, "")
+    answer = await rig.wa.until(ALICE, "/giris/")
     await rig.wa.user_says(ALICE, "demo@example.com")
     await wait_until(lambda: len(rig.wa.to(ALICE)) == 2)
-    assert "bağlantı" in answer.text
-    assert "şifre" not in rig.wa.to(ALICE)[1].text.lower()
+    assert TURKISH.login_page.link in answer.text
+    assert not answer.choices, "the link is in the text: no reply button opens an address"
+    assert "Şifre" not in rig.wa.to(ALICE)[1].text, "an e-mail typed after it asks for nothing"
+
+    await rig.log_in()
+
+    (told,) = [sent for sent in rig.wa.to(ALICE) if "Giriş yapıldı" in sent.text]
+    assert "500,00 TL" in told.text
+    assert DEMO_PASSWORD not in "".join(sent.text for sent in rig.wa.to(ALICE))
 
 
 async def test_a_number_off_the_allow_list_is_refused_once_even_in_a_flood(tmp_path: Path) -> None:
@@ -282,6 +293,7 @@ async def test_python_m_bot_whatsapp_answers_a_signed_message_and_stops_on_sigte
                 "WHATSAPP_VERIFY_TOKEN": VERIFY_TOKEN,
                 "WHATSAPP_API_URL": wa.api_url,
                 "PORT": str(port),
+                "PUBLIC_URL": f"http://127.0.0.1:{port}",
             }
         )
         process = await asyncio.create_subprocess_exec(

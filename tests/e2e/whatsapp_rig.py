@@ -16,21 +16,18 @@ from pathlib import Path
 
 import httpx
 
-from bot.api import ArticleApi
 from bot.bootstrap import serve_chats
 from bot.config import Settings, load_settings
-from bot.core.accounts import Accounts
-from bot.core.clock import system_clock
 from bot.core.pacing import Pacer
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox, running_sandbox
-from bot.whatsapp.ids import PLATFORM
 from bot.whatsapp.pace import NUMBER_LIMITS
 from bot.whatsapp.platform import WhatsAppPlatform
-from storage import Database, TokenCipher, generate_key, users
+from storage import generate_key
 from tests.e2e.fake_whatsapp import FakeWhatsApp
 from tests.e2e.fake_whatsapp.pairs import PairRate
 from tests.e2e.fake_whatsapp.records import APP_SECRET, PHONE_NUMBER_ID, TOKEN
 from tests.e2e.slack_rig import until_serving
+from tests.link_login import link_in, log_in_by_page
 from tests.ports import free_port
 from tests.schema import migrated_sqlite
 
@@ -96,23 +93,15 @@ class WhatsAppRig:
             await asyncio.wait_for(self._task, timeout=15)
 
     async def log_in(self, person: str = ALICE) -> None:
-        """Seed the person's session with the sandbox's demo account, as a login would."""
-        settings = self.settings
-        assert settings.token_encryption_key is not None
-        db = Database.connect(settings.effective_database_url)
-        try:
-            user = await db.run(
-                lambda s: users.get_or_create_user(
-                    s, platform=PLATFORM, workspace="", external_id=person
-                )
-            )
-            assert user.id is not None
-            api = ArticleApi(self.http, base_url=self.sandbox.url)
-            cipher = TokenCipher(settings.token_encryption_key.get_secret_value())
-            accounts = Accounts(db=db, api=api, cipher=cipher, clock=system_clock)
-            await accounts.login(user.id, DEMO_EMAIL, DEMO_PASSWORD)
-        finally:
-            db.dispose()
+        """Log the person into the sandbox's demo account as they would: ``giris``, then the
+        link's page in a browser; back once the chat says so."""
+        since = len(self.wa.to(person))
+        await self.wa.user_says(person, "giris")
+        link = link_in((await self.wa.until(person, "/giris/", since=since)).text)
+        async with httpx.AsyncClient(timeout=10) as browser:
+            done = await log_in_by_page(browser, link, DEMO_EMAIL, DEMO_PASSWORD)
+        assert done.status_code == 200, done.text
+        await self.wa.until(person, "Giriş yapıldı", since=since)
 
 
 @asynccontextmanager
@@ -144,6 +133,7 @@ async def whatsapp_rig(
             "whatsapp_api_url": wa.api_url,
             "poll_interval_seconds": 0.2,
             "port": port,
+            "public_url": f"http://127.0.0.1:{port}",
             **overrides,
         }
         wa.webhook_url = f"http://127.0.0.1:{port}/whatsapp/webhook"
