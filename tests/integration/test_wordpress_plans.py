@@ -181,3 +181,31 @@ def _forget_post(session: Session, job_id: int | None, until: datetime) -> None:
     row.site_claim_until = until
     session.add(row)
     session.commit()
+
+
+async def test_a_site_that_stays_down_is_tried_less_and_less_often(
+    h: Harness, upstream: FakeUpstream, wordpress: FakeWordPress
+) -> None:
+    chat = await client_chat(h)
+    await connect(chat, wordpress.base_url, wordpress.username, wordpress.app_password)
+    job, _ = await planned_and_finished(h, chat, upstream)
+    wordpress.site.faults = [503] * 10
+
+    waits = []
+    with stamina.set_testing(True, attempts=1):
+        for _ in range(3):
+            await h.bot.planner.run_due()
+            held = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+            assert held is not None
+            assert held.site_claim_until is not None
+            waits.append(held.site_claim_until - h.clock.now)
+            h.clock.now = held.site_claim_until
+    assert waits == [RETRY, RETRY * 2, RETRY * 4]
+    assert wordpress.site.faults == [503] * 7
+
+    wordpress.site.faults = []
+    await h.bot.planner.run_due()
+    stored = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+    assert stored is not None
+    assert stored.site_post_id is not None
+    assert stored.site_failures == 0
