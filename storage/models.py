@@ -228,6 +228,8 @@ class Job(SQLModel, table=True):
     site_post_id: int | None = None
     # While set and not past, one press is writing the post; another waits for it.
     site_claim_until: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+    # The site's failures in a row to take the post, each doubling the wait before the next try.
+    site_failures: int = 0
 
 
 class ClientSite(SQLModel, table=True):

@@ -167,9 +167,20 @@ def due_planned_posts(session: Session, *, now: datetime) -> list[tuple[Job, Pla
 
 
 def record_post(session: Session, *, job_id: int, post_id: int) -> None:
-    """Keep the post written for a job, and let the claim go."""
+    """Keep the post written for a job, let the claim go, and forget the site's failures."""
     session.exec(
-        update(Job).where(col(Job.id) == job_id).values(site_post_id=post_id, site_claim_until=None)
+        update(Job)
+        .where(col(Job.id) == job_id)
+        .values(site_post_id=post_id, site_claim_until=None, site_failures=0)
+    )
+
+
+def put_off_post(session: Session, *, job_id: int, until: datetime) -> None:
+    """Count one more failure of the site, and leave the post alone until ``until``."""
+    session.exec(
+        update(Job)
+        .where(col(Job.id) == job_id)
+        .values(site_claim_until=until, site_failures=col(Job.site_failures) + 1)
     )
 
 

@@ -5,15 +5,16 @@ that refuses pauses the plan and says why."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
 import stamina
-from sqlmodel import select
+from sqlmodel import Session, select
 
 from bot.core.plans.posts import RETRY
+from bot.core.publishing.client_sites import CLAIM
 from storage.models import Job
 from tests.dialog_harness import Chat, Harness, labels, scripted, texts
 from tests.fake_upstream import FakeUpstream
@@ -125,3 +126,86 @@ async def test_a_site_that_is_down_is_tried_again_later(
     h.clock.advance(RETRY.total_seconds())
     await h.bot.planner.run_due()
     assert len(wordpress.site.posts) == 1
+
+
+async def test_a_site_that_is_down_does_not_hold_back_the_chats_article(
+    h: Harness, upstream: FakeUpstream, wordpress: FakeWordPress
+) -> None:
+    chat = await client_chat(h)
+    await connect(chat, wordpress.base_url, wordpress.username, wordpress.app_password)
+    wordpress.site.faults = [503] * 50
+
+    with stamina.set_testing(True, attempts=1):
+        job, _ = await planned_and_finished(h, chat, upstream)
+        await h.bot.planner.run_due()
+
+    stored = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+    assert stored is not None
+    assert stored.status == "delivered", "the chat's article went out while the site was down"
+    assert stored.site_post_id is None
+    assert wordpress.site.posts == {}
+    assert any(TITLE in call.text for call in h.messenger.sent)
+
+
+async def test_a_restart_before_the_post_was_recorded_writes_it_once(
+    h: Harness, upstream: FakeUpstream, wordpress: FakeWordPress
+) -> None:
+    chat = await client_chat(h)
+    await connect(chat, wordpress.base_url, wordpress.username, wordpress.app_password)
+    job, _ = await planned_and_finished(h, chat, upstream)
+    await h.bot.planner.run_due()
+    (post,) = wordpress.site.posts.values()
+    # The process died after the site took the post and before its id was kept.
+    until = h.clock.now + CLAIM
+    h.bot.db.run_sync(lambda s: _forget_post(s, job.id, until))
+
+    await h.bot.planner.run_due()
+    held = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+    assert held is not None
+    assert held.site_post_id is None, "left alone while another's claim holds"
+    h.clock.advance(CLAIM.total_seconds())
+    await h.bot.planner.run_due()
+    await h.bot.planner.run_due()
+
+    assert list(wordpress.site.posts) == [post.id], "found again by its slug, not written twice"
+    stored = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+    assert stored is not None
+    assert stored.site_post_id == post.id
+
+
+def _forget_post(session: Session, job_id: int | None, until: datetime) -> None:
+    """What a crash between the write and its record leaves: a claim, and no post id."""
+    row = session.get(Job, job_id)
+    assert row is not None
+    row.site_post_id = None
+    row.site_claim_until = until
+    session.add(row)
+    session.commit()
+
+
+async def test_a_site_that_stays_down_is_tried_less_and_less_often(
+    h: Harness, upstream: FakeUpstream, wordpress: FakeWordPress
+) -> None:
+    chat = await client_chat(h)
+    await connect(chat, wordpress.base_url, wordpress.username, wordpress.app_password)
+    job, _ = await planned_and_finished(h, chat, upstream)
+    wordpress.site.faults = [503] * 10
+
+    waits = []
+    with stamina.set_testing(True, attempts=1):
+        for _ in range(3):
+            await h.bot.planner.run_due()
+            held = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+            assert held is not None
+            assert held.site_claim_until is not None
+            waits.append(held.site_claim_until - h.clock.now)
+            h.clock.now = held.site_claim_until
+    assert waits == [RETRY, RETRY * 2, RETRY * 4]
+    assert wordpress.site.faults == [503] * 7
+
+    wordpress.site.faults = []
+    await h.bot.planner.run_due()
+    stored = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+    assert stored is not None
+    assert stored.site_post_id is not None
+    assert stored.site_failures == 0

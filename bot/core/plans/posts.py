@@ -9,6 +9,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from bot.core.delivery.waits import failure_wait
 from bot.core.dialogs.sites import site_problem
 from bot.core.publishing.client_sites import ClientSites, PostBusy
 from bot.core.publishing.errors import SiteError
@@ -23,8 +24,10 @@ __all__ = ["RETRY", "publish_planned"]
 log = logging.getLogger(__name__)
 
 _Say = Callable[[Texts], str]
-# How long a site that did not answer is left alone before the post is tried again.
+# How long a site that did not answer is left alone before the post is tried again; the wait
+# doubles with each failure in a row, up to ``_MAX_WAIT``.
 RETRY = timedelta(minutes=5)
+_MAX_WAIT = timedelta(hours=2)
 
 
 async def publish_planned(services: CoreServices, publisher: ClientSites) -> None:
@@ -59,7 +62,8 @@ async def _publish(
         return
     except SiteError as err:
         if err.passing:
-            await publisher.hold(job, services.clock() + RETRY)
+            wait = failure_wait(RETRY, job.site_failures, _MAX_WAIT)
+            await publisher.hold(job, services.clock() + wait)
             return
         refusal, url = err, site.url
         await _pause(services, plan, job, site.name, lambda t: site_problem(t, refusal, url))

@@ -65,12 +65,11 @@ class ClientSites:
         )
 
     async def hold(self, job: Job, until: datetime) -> None:
-        """Leave the job's post alone until ``until`` (a site that is down is tried later)."""
+        """Leave the job's post alone until ``until`` (a site that is down is tried later),
+        counting the site's failure."""
         assert job.id is not None
-        job_id, user_id, now = job.id, job.chat_user_id, self._clock()
-        await self._db.run(
-            lambda s: sites.claim_post(s, job_id=job_id, user_id=user_id, now=now, until=until)
-        )
+        job_id = job.id
+        await self._db.run(lambda s: sites.put_off_post(s, job_id=job_id, until=until))
 
     async def forget(self, user_id: int, client_id: int) -> bool:
         """Remove the client's site; whether it had one."""
