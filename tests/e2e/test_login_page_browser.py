@@ -2,7 +2,8 @@
 
 The bot runs as ``python -m bot telegram`` does, against the fake Bot API, with its rules
 saying no message can be deleted (as WhatsApp's do): ``/giris`` answers a link, the browser
-logs in on the page, and the fake Bot API receives "Giriş yapıldı" with the balance.
+logs in on the page, and the fake Bot API receives "Giriş yapıldı" with the balance. Then the
+same on WhatsApp, against the fake Cloud API, where ``giris`` always answers a link.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from playwright.async_api import Browser, async_playwright
 
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD
 from tests.e2e.telegram_rig import ALICE, telegram_rig
+from tests.e2e.whatsapp_rig import ALICE as WHATSAPP_USER
+from tests.e2e.whatsapp_rig import whatsapp_rig
 from tests.link_login import keep_every_message, link_in
 from tests.ports import free_port
 
@@ -83,3 +86,31 @@ async def test_a_user_logs_in_through_the_page_and_the_chat_is_told(
         await page.goto(link)
         assert "Bu bağlantı kullanıldı" in await page.inner_text("body")
         await context.close()
+
+
+async def test_a_whatsapp_user_logs_in_through_the_page_and_orders(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with whatsapp_rig(tmp_path) as rig:
+        await rig.wa.user_says(WHATSAPP_USER, "giris")
+        link = link_in((await rig.wa.until(WHATSAPP_USER, "/giris/")).text)
+        context = await browser.new_context(
+            java_script_enabled=False, viewport=PHONE, is_mobile=True, locale="tr-TR"
+        )
+        page = await context.new_page()
+
+        await page.goto(link)
+        await page.fill("#email", DEMO_EMAIL)
+        await page.fill("#password", DEMO_PASSWORD)
+        await page.click("button[type=submit]")
+        await page.wait_for_selector("text=Giriş yapıldı")
+        told = await rig.wa.until(WHATSAPP_USER, "Giriş yapıldı")
+        await context.close()
+        since = len(rig.wa.to(WHATSAPP_USER))
+        await rig.wa.user_says(WHATSAPP_USER, "bakiye")
+        balance = await rig.wa.until(WHATSAPP_USER, "Bakiyeniz", since=since)
+
+    assert "500,00 TL" in told.text
+    assert "500,00 TL" in balance.text
+    said = "".join(sent.text for sent in rig.wa.to(WHATSAPP_USER))
+    assert DEMO_PASSWORD not in said
