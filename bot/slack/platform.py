@@ -12,12 +12,13 @@ from bot.config import Settings
 from bot.core.events import ChatAddress, Origin
 from bot.core.platforms import listed
 from bot.slack.ids import PLATFORM
+from bot.slack.settings import required
 
 if TYPE_CHECKING:
     from bot.slack.installations import Installations
     from bot.slack.runtime import SlackRuntime
 
-__all__ = ["ADMIN_PREFIX", "SlackPlatform", "SlackRules", "required"]
+__all__ = ["ADMIN_PREFIX", "SlackPlatform", "SlackRules"]
 
 # ADMIN_CHAT names a Slack channel with this prefix: slack:C…, or slack:T…/C… with its workspace.
 ADMIN_PREFIX = "slack:"
@@ -83,12 +84,3 @@ class SlackPlatform:
         return running_slack(
             host.settings, host.conversations, host.messengers, self.installations(host)
         )
-
-
-def required(settings: Settings) -> None:
-    """Fail naming what Slack still needs to start, in the mode the settings choose."""
-    if settings.slack_multi_workspace:
-        # Slack signs every HTTP request; the secret checks it, the client exchanges codes.
-        settings.require("slack_client_id", "slack_client_secret", "slack_signing_secret")
-    else:
-        settings.require("slack_bot_token")
