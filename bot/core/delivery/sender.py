@@ -35,10 +35,10 @@ from bot.core.ports import ChatUnreachable, MessengerError
 from bot.core.quality import card_screen, measure
 from bot.core.richtext import Block
 from bot.core.screens import Button, Screen
-from bot.core.states import JobStatus
 from bot.core.texts import Texts
 from storage import Database, jobs
 from storage.models import ChatUser, Job
+from storage.states import JobStatus
 
 __all__ = ["MAX_SEND_FAILURES", "Sender", "SizeList"]
 

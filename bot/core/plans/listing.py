@@ -12,11 +12,11 @@ from bot.core.plans.rhythm import Rhythm
 from bot.core.plans.words import describe, local_time
 from bot.core.richtext import bold, paragraph
 from bot.core.screens import Button, Screen
-from bot.core.states import PlanStatus
 from bot.core.texts import Texts
 from bot.core.turn import Turn
 from storage import plans
 from storage.models import Plan
+from storage.states import PlanStatus
 
 __all__ = ["plan_pressed", "resumed_at", "show_plans"]
 

@@ -21,10 +21,10 @@ from bot.core.events import ChatAddress, Origin, UserKey
 from bot.core.plans.rhythm import Rhythm
 from bot.core.plans.targets import refusal
 from bot.core.plans.words import local_time
-from bot.core.states import RunStatus
 from bot.core.turn import CoreServices, Turn
 from storage import drafts, plans, users
 from storage.models import Plan, PlanRun
+from storage.states import RunStatus
 
 __all__ = ["LATE", "Planner"]
 
