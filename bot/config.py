@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ipaddress
-import re
 from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
@@ -13,12 +12,12 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.api import DEFAULT_BULK_PATH
+from bot.slack.admin_chat import ADMIN_PREFIX, slack_admin_chat
 
 __all__ = ["ConfigError", "Settings", "is_loopback_url", "load_settings"]
 
 # Comma-separated ids in the environment; empty means everyone.
 IdList = Annotated[frozenset[str], NoDecode]
-_SLACK_ADMIN_CHAT = re.compile(r"^slack:(?:[TE][A-Z0-9]+/)?C[A-Z0-9]+$")
 _PLACEHOLDERS = {"changeme", "change-me", "changethis", "xxx", "your-token-here"}
 
 
@@ -121,7 +120,7 @@ class Settings(BaseSettings):
     @field_validator("admin_chat")
     @classmethod
     def _admin_chat(cls, value: str | None) -> str | None:
-        if value and not (value.lstrip("-").isdigit() or _SLACK_ADMIN_CHAT.match(value)):
+        if value and not (value.lstrip("-").isdigit() or slack_admin_chat(value)):
             raise ValueError(
                 "must be a Telegram chat id, or slack: and a Slack channel id (slack:T…/C…"
                 " with its workspace)"
@@ -207,7 +206,7 @@ class Settings(BaseSettings):
                 " not Socket Mode; unset SLACK_APP_TOKEN"
             )
         admin = self.admin_chat or ""
-        if self.slack_multi_workspace and admin.startswith("slack:") and "/" not in admin:
+        if self.slack_multi_workspace and admin.startswith(ADMIN_PREFIX) and "/" not in admin:
             raise ValueError("ADMIN_CHAT must name its workspace with many: slack:T…/C…")
         return self
 

@@ -11,6 +11,7 @@ from bot.chat_platform import ChatHost
 from bot.config import Settings
 from bot.core.events import ChatAddress, Origin
 from bot.core.platforms import listed
+from bot.slack.admin_chat import slack_admin_chat
 from bot.slack.ids import PLATFORM
 from bot.slack.settings import required
 
@@ -18,10 +19,7 @@ if TYPE_CHECKING:
     from bot.slack.installations import Installations
     from bot.slack.runtime import SlackRuntime
 
-__all__ = ["ADMIN_PREFIX", "SlackPlatform", "SlackRules"]
-
-# ADMIN_CHAT names a Slack channel with this prefix: slack:C…, or slack:T…/C… with its workspace.
-ADMIN_PREFIX = "slack:"
+__all__ = ["SlackPlatform", "SlackRules"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +44,7 @@ class SlackRules:
     def admin_chat(self, setting: str) -> ChatAddress | None:
         """``slack:C…`` names a channel; ``slack:T…/C…`` its workspace too, where one
         deployment serves many."""
-        if not setting.startswith(ADMIN_PREFIX):
-            return None
-        workspace, _, channel = setting.removeprefix(ADMIN_PREFIX).rpartition("/")
-        return ChatAddress(PLATFORM, channel, workspace=workspace)
+        return slack_admin_chat(setting)
 
 
 @dataclass(frozen=True, slots=True)
