@@ -9,13 +9,13 @@ from slack_bolt.context.async_context import AsyncBoltContext
 
 from bot.core.conversation import Conversations
 from bot.core.events import Event, Origin
+from bot.core.inflight import InFlight
 from bot.core.ports import ChatPresenter
 from bot.core.presenter import Presenter
 from bot.core.richtext import paragraph
 from bot.core.screens import Screen
 from bot.core.texts import Texts, texts_for
 from bot.slack.home import HomeTab
-from bot.slack.inflight import InFlight
 from bot.slack.installations import Installations
 from bot.slack.messenger import SlackMessenger
 from bot.slack.texts import SlackTexts, slack_texts

@@ -1,8 +1,9 @@
-"""At most a few requests of one Slack user handled at once in this process.
+"""At most a few requests of one user handled at once in this process, on any platform.
 
-Telegram queues each user's updates behind each other; Slack's requests do not queue, so
-one user's flood would run side by side and take every upstream connection. Past the cap
-the rest are dropped, and the user told once, until their requests have all finished.
+A platform whose requests do not queue per user (Slack's) would let one user's flood run
+side by side and take every upstream connection. Past the cap the rest are dropped, and the
+user told once, until their requests have all finished. Telegram queues each user's updates
+behind each other, so it needs no cap of its own.
 """
 
 from __future__ import annotations
