@@ -48,3 +48,15 @@ def _in_a_circle(graph: dict[str, set[str]]) -> list[str]:
 @pytest.mark.parametrize("package", ["bot.slack", "bot.telegram"])
 def test_a_platform_package_has_no_import_circle(package: str) -> None:
     assert _in_a_circle(_imports(package)) == []
+
+
+def test_storage_imports_nothing_of_the_bot() -> None:
+    # Storage stands below the bot: the states it keeps in columns live in storage itself.
+    named = {
+        alias.name if isinstance(node, ast.Import) else node.module or ""
+        for path in (ROOT / "storage").rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    assert sorted(name for name in named if name.split(".")[0] == "bot") == []
