@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ipaddress
-import re
 from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
@@ -13,13 +12,13 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.api import DEFAULT_BULK_PATH
+from bot.slack.admin_chat import ADMIN_PREFIX, slack_admin_chat
+from bot.whatsapp.admin_chat import whatsapp_admin_chat
 
 __all__ = ["ConfigError", "Settings", "is_loopback_url", "load_settings"]
 
 # Comma-separated ids in the environment; empty means everyone.
 IdList = Annotated[frozenset[str], NoDecode]
-_SLACK_ADMIN_CHAT = re.compile(r"^slack:(?:[TE][A-Z0-9]+/)?C[A-Z0-9]+$")
-_WHATSAPP_ADMIN_CHAT = re.compile(r"^whatsapp:\d{6,15}$")
 _PLACEHOLDERS = {"changeme", "change-me", "changethis", "xxx", "your-token-here"}
 
 
@@ -132,8 +131,8 @@ class Settings(BaseSettings):
     @field_validator("admin_chat")
     @classmethod
     def _admin_chat(cls, value: str | None) -> str | None:
-        chats = (_SLACK_ADMIN_CHAT, _WHATSAPP_ADMIN_CHAT)
-        if value and not (value.lstrip("-").isdigit() or any(c.match(value) for c in chats)):
+        named = value and (slack_admin_chat(value) or whatsapp_admin_chat(value))
+        if value and not (value.lstrip("-").isdigit() or named):
             raise ValueError(
                 "must be a Telegram chat id, slack: and a Slack channel id (slack:T…/C…"
                 " with its workspace), or whatsapp: and a phone number"
@@ -220,7 +219,7 @@ class Settings(BaseSettings):
                 " not Socket Mode; unset SLACK_APP_TOKEN"
             )
         admin = self.admin_chat or ""
-        if self.slack_multi_workspace and admin.startswith("slack:") and "/" not in admin:
+        if self.slack_multi_workspace and admin.startswith(ADMIN_PREFIX) and "/" not in admin:
             raise ValueError("ADMIN_CHAT must name its workspace with many: slack:T…/C…")
         return self
 

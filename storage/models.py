@@ -1,6 +1,6 @@
 """The tables: chat users, their upstream sessions, drafts, jobs, and bookkeeping.
 
-The states in their columns are the core's (``bot.core.states``); this module maps them.
+The states in their columns (``storage.states``) stand below both storage and the core.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from decimal import Decimal
 from sqlalchemy import JSON, Column, Index, Integer, Numeric, String, Text, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
-from bot.core.states import Awaiting, DraftKind, DraftStep, JobStatus, PlanStatus, RunStatus
 from storage.column_types import StrEnumType, UTCDateTime
+from storage.states import Awaiting, DraftKind, DraftStep, JobStatus, PlanStatus, RunStatus
 
 __all__ = [
     "ArticleShare",

@@ -81,11 +81,11 @@ from bot.core.plans import summary as plan_summary
 from bot.core.presenter import Presenter, present
 from bot.core.screens import Effect, Screen
 from bot.core.sharing import InlineAnswer, inline_answer
-from bot.core.states import Awaiting, JobStatus
 from bot.core.texts import LANGUAGES
 from bot.core.turn import Admission, AtOnce, CoreServices, Turn, language_of
 from storage import Transaction, bookkeeping, drafts, jobs, targets, users
 from storage.models import ChatUser
+from storage.states import Awaiting, JobStatus
 
 __all__ = ["COMMANDS", "Admission", "Conversations", "OrderChoices"]
 

@@ -14,11 +14,11 @@ from bot.core.dialogs.spending import charges_of, month_of, spent_in_month
 from bot.core.errors import NotLoggedIn
 from bot.core.richtext import Block, BulletList, Span, bold, paragraph
 from bot.core.screens import Button, Screen
-from bot.core.states import JobStatus
 from bot.core.texts import Texts
 from bot.core.turn import Turn
 from storage import jobs
 from storage.models import Job
+from storage.states import JobStatus
 
 __all__ = ["LATEST", "LOG_IN", "NEW_ARTICLE", "home_screen"]
 

@@ -38,10 +38,10 @@ from bot.api import (
 )
 from bot.core.durations import estimate_seconds
 from bot.core.errors import NotLoggedIn
-from bot.core.states import DraftKind, DraftStep
 from bot.core.turn import Turn
 from storage import drafts, jobs
 from storage.models import Draft, Job
+from storage.states import DraftKind, DraftStep
 
 __all__ = ["Bought", "NotBought", "Placed", "Refusal", "buy"]
 

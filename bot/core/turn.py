@@ -24,11 +24,11 @@ from bot.core.publishing.client_sites import ClientSites
 from bot.core.recent_articles import RecentArticles
 from bot.core.richtext import Block, paragraph
 from bot.core.screens import Button, Delete, Edit, Effect, Notice, Screen, Send
-from bot.core.states import Awaiting
 from bot.core.texts import LANGUAGES, Texts, texts_for
 from bot.core.upstream import Upstream
 from storage import Database, users
 from storage.models import ChatUser
+from storage.states import Awaiting
 from storage.upstream_sessions import AccessToken
 
 __all__ = ["Admission", "AtOnce", "CoreServices", "Turn", "language_of", "text_screen"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from bot.core.states import JobStatus
 from bot.core.texts import Texts
 from storage import Database, jobs
+from storage.states import JobStatus
 
 __all__ = ["articles_waiting", "welcome"]
 

@@ -8,19 +8,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.chat_platform import ChatHost
-from bot.config import ConfigError, Settings
+from bot.config import Settings
 from bot.core.events import ChatAddress, Origin
 from bot.core.platforms import listed
+from bot.slack.admin_chat import slack_admin_chat
 from bot.slack.ids import PLATFORM
+from bot.slack.settings import required
 
 if TYPE_CHECKING:
     from bot.slack.installations import Installations
     from bot.slack.runtime import SlackRuntime
 
-__all__ = ["ADMIN_PREFIX", "SlackPlatform", "SlackRules", "required"]
-
-# ADMIN_CHAT names a Slack channel with this prefix: slack:C…, or slack:T…/C… with its workspace.
-ADMIN_PREFIX = "slack:"
+__all__ = ["SlackPlatform", "SlackRules"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,10 +44,7 @@ class SlackRules:
     def admin_chat(self, setting: str) -> ChatAddress | None:
         """``slack:C…`` names a channel; ``slack:T…/C…`` its workspace too, where one
         deployment serves many."""
-        if not setting.startswith(ADMIN_PREFIX):
-            return None
-        workspace, _, channel = setting.removeprefix(ADMIN_PREFIX).rpartition("/")
-        return ChatAddress(PLATFORM, channel, workspace=workspace)
+        return slack_admin_chat(setting)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,17 +83,3 @@ class SlackPlatform:
             self.installations(host),
             host.stop,
         )
-
-
-def required(settings: Settings) -> None:
-    """Fail naming what Slack still needs to start, in the mode the settings choose."""
-    if not settings.slack_bot_token and not settings.slack_client_id:
-        raise ConfigError(
-            "set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for one workspace, or SLACK_CLIENT_ID,"
-            " SLACK_CLIENT_SECRET and SLACK_SIGNING_SECRET for many (see .env.example)"
-        )
-    if settings.slack_multi_workspace:
-        # Slack signs every HTTP request; the secret checks it, the client exchanges codes.
-        settings.require("slack_client_id", "slack_client_secret", "slack_signing_secret")
-    else:
-        settings.require("slack_bot_token")

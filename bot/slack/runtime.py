@@ -28,7 +28,7 @@ from bot.slack.ids import PLATFORM
 from bot.slack.install import INSTALL_PATH, REDIRECT_PATH, ManyWorkspaces
 from bot.slack.installations import Installations
 from bot.slack.intake import guarded
-from bot.slack.platform import required
+from bot.slack.settings import required
 
 __all__ = ["EVENTS_PATH", "SlackRuntime", "events_route", "running_slack"]
 

@@ -4,6 +4,6 @@
 part of a second to load, which a process without Telegram, and the core's tests, need not pay.
 """
 
-from bot.telegram.platform import PLATFORM
+from bot.telegram.ids import PLATFORM
 
 __all__ = ["PLATFORM"]

@@ -9,7 +9,7 @@ from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
 from bot import metrics
-from bot.telegram.platform import PLATFORM
+from bot.telegram.ids import PLATFORM
 
 __all__ = ["CountingRateLimiter"]
 

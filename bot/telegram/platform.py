@@ -11,13 +11,12 @@ from bot.chat_platform import ChatHost
 from bot.config import Settings
 from bot.core.events import ChatAddress, Origin
 from bot.core.platforms import listed
+from bot.telegram.ids import PLATFORM
 
 if TYPE_CHECKING:
     from bot.telegram.runtime import TelegramRuntime
 
-__all__ = ["PLATFORM", "TelegramPlatform", "TelegramRules"]
-
-PLATFORM = "telegram"
+__all__ = ["TelegramPlatform", "TelegramRules"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,8 +21,8 @@ from bot.core.ports import Messenger
 from bot.core.retries import best_effort
 from bot.telegram.application import build_application
 from bot.telegram.context import TelegramApp
+from bot.telegram.ids import PLATFORM
 from bot.telegram.menu import publish_commands
-from bot.telegram.platform import PLATFORM
 from bot.telegram.reaching import until_answered
 from bot.telegram.webhook import webhook_route
 

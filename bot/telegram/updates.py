@@ -14,8 +14,8 @@ from bot.core.richtext import paragraph
 from bot.core.screens import Notice, Screen
 from bot.core.texts import texts_for
 from bot.telegram.context import BotContext
+from bot.telegram.ids import PLATFORM
 from bot.telegram.messenger import TelegramMessenger
-from bot.telegram.platform import PLATFORM
 
 __all__ = ["answer", "command_of", "origin_of", "post_notices", "tell_too_fast"]
 

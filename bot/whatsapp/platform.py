@@ -12,15 +12,13 @@ from bot.config import Settings
 from bot.core.events import ChatAddress, Origin
 from bot.core.pacing import Pacer
 from bot.core.platforms import listed
+from bot.whatsapp.admin_chat import whatsapp_admin_chat
 from bot.whatsapp.ids import PLATFORM, REQUIRED
 
 if TYPE_CHECKING:
     from bot.whatsapp.runtime import WhatsAppRuntime
 
-__all__ = ["ADMIN_PREFIX", "WhatsAppPlatform", "WhatsAppRules"]
-
-# ADMIN_CHAT names a person's chat with the number: whatsapp:905551112233.
-ADMIN_PREFIX = "whatsapp:"
+__all__ = ["WhatsAppPlatform", "WhatsAppRules"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +39,7 @@ class WhatsAppRules:
 
     def admin_chat(self, setting: str) -> ChatAddress | None:
         """``whatsapp:<number>`` names that person's chat with the number."""
-        if not setting.startswith(ADMIN_PREFIX):
-            return None
-        return ChatAddress(PLATFORM, setting.removeprefix(ADMIN_PREFIX))
+        return whatsapp_admin_chat(setting)
 
 
 @dataclass(frozen=True, slots=True)

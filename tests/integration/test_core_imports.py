@@ -49,3 +49,22 @@ def test_the_command_line_names_the_sandbox_without_serving_it() -> None:
     loaded = _loaded("bot.__main__")
     assert "bot.sandbox" in loaded
     assert [name for name in ("fastapi", "bot.sandbox.server") if name in loaded] == []
+
+
+def test_importing_every_module_of_the_bot_starts_no_thread_and_makes_no_pool() -> None:
+    # STYLE: importing creates nothing; a pool made at import outlives every stop.
+    code = (
+        "import gc, importlib, pkgutil, threading\n"
+        "from concurrent.futures import Executor\n"
+        "import bot\n"
+        "before = threading.active_count()\n"
+        "for info in pkgutil.walk_packages(bot.__path__, 'bot.'):\n"
+        "    importlib.import_module(info.name)\n"
+        "pools = [o for o in gc.get_objects() if isinstance(o, Executor)]\n"
+        "print(before, threading.active_count(), len(pools))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.split()
+    before, after, pools = map(int, out)
+    assert (after, pools) == (before, 0)

@@ -11,8 +11,9 @@ import pytest
 from bot.bootstrap import platforms_named
 from bot.config import ConfigError, load_settings
 from bot.core.events import ChatAddress
-from bot.slack.platform import SlackRules, required
+from bot.slack.platform import SlackRules
 from bot.slack.scopes import BOT_SCOPES
+from bot.slack.settings import required
 
 (SLACK,) = platforms_named("slack")
 MANY = {"slack_client_id": "1.2", "slack_client_secret": "s3cr3t-client", "_env_file": None}

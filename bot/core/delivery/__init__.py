@@ -10,7 +10,7 @@
 - ``recipients``: whom a job's messages are for, and in which language;
 - ``progress``: each job's progress message, posted at the order and edited as it moves.
 
-A job's states (``bot.core.states.JobStatus``)::
+A job's states (``storage.states.JobStatus``)::
 
     PENDING ──finished──▶ FINISHED (content stored) ──parts and file sent──▶ DELIVERED
        │                    │   ▲ a crash or a send error resumes at the first unsent part

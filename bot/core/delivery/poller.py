@@ -28,10 +28,10 @@ from bot.core.errors import NotLoggedIn, SessionExpired
 from bot.core.operations import Operations
 from bot.core.pacing import NoRoom, Priority, paced_as
 from bot.core.ports import MessengerError
-from bot.core.states import JobStatus
 from bot.core.upstream import Upstream
 from storage import Database, jobs
 from storage.models import ChatUser, Job
+from storage.states import JobStatus
 
 __all__ = ["MAX_POLL_WAIT", "MISSING_GRACE", "Poller"]
 

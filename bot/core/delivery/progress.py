@@ -11,9 +11,9 @@ from bot.core.events import ChatAddress
 from bot.core.ports import MessengerError
 from bot.core.richtext import paragraph
 from bot.core.screens import Screen
-from bot.core.states import JobStatus
 from storage import Database, jobs
 from storage.models import ChatUser, Job
+from storage.states import JobStatus
 
 __all__ = ["ProgressLine", "notice"]
 

@@ -27,12 +27,12 @@ from bot.core.delivery.outbox import Outbox
 from bot.core.errors import NotLoggedIn, SessionExpired
 from bot.core.money import to_kurus
 from bot.core.operations import Operations
-from bot.core.states import DraftStep
 from bot.core.texts import Texts
 from bot.core.turkish import fold
 from bot.core.upstream import Upstream
 from storage import Database, drafts, jobs, users
 from storage.models import ChatUser, Draft, Job
+from storage.states import DraftStep
 
 __all__ = ["CLOCK_SKEW", "Outbox", "reconcile"]
 

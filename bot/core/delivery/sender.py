@@ -35,10 +35,10 @@ from bot.core.ports import ChatUnreachable, MessengerError
 from bot.core.quality import card_screen, measure
 from bot.core.richtext import Block
 from bot.core.screens import Button, Screen
-from bot.core.states import JobStatus
 from bot.core.texts import Texts
 from storage import Database, jobs, sites
 from storage.models import ChatUser, Job
+from storage.states import JobStatus
 
 __all__ = ["MAX_SEND_FAILURES", "Sender", "SizeList"]
 
@@ -55,18 +55,9 @@ _MAX_WAIT = timedelta(minutes=5)
 # How long a stop waits for the messages in flight before it cancels what still waits.
 _STOP_GRACE = 5.0
 
-# Articles are prepared (parsed, split, rendered) one at a time in a thread of their own: in
-# the default pool, many at once, they would hold up the database work of every answer.
-_PREPARING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="article")
-
 _ChatKey = tuple[str, str]
 T = TypeVar("T")
 SizeList = Callable[[], Sequence[Size]]
-
-
-async def _prepared(work: Callable[[], T]) -> T:
-    """What ``work`` (CPU work on an article) returns, computed off the event loop."""
-    return await asyncio.get_running_loop().run_in_executor(_PREPARING, work)
 
 
 def _interface_sizes() -> Sequence[Size]:
@@ -108,6 +99,8 @@ class Sender:
         self._refill: asyncio.Task[None] | None = None
         self._claiming = asyncio.Lock()
         self._halting = False
+        # Made on first use and shut at stop: importing starts nothing (STYLE.md).
+        self._preparing: ThreadPoolExecutor | None = None
         # Whether the last claim took all the room: more may be due in the rows then, and
         # they go first, in the rows' order (an article half sent first), not a handed job.
         self._backlog = False
@@ -200,6 +193,17 @@ class Sender:
             await self._leases.release(self._leases.held)
         finally:
             self._halting = False
+            pool, self._preparing = self._preparing, None
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _prepared(self, work: Callable[[], T]) -> T:
+        """What ``work`` (CPU work on an article) returns, computed off the event loop."""
+        if self._preparing is None:
+            # One at a time in a thread of their own: in the default pool, many articles at
+            # once would hold up the database work of every answer.
+            self._preparing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="article")
+        return await asyncio.get_running_loop().run_in_executor(self._preparing, work)
 
     async def _work(self, key: _ChatKey) -> None:
         queue = self._queues[key]
@@ -270,7 +274,7 @@ class Sender:
         # Parsing and splitting an article is CPU work: in a worker thread, so that answers
         # do not wait behind many articles prepared at once (as for its files and its card).
         blocks = partial(article_blocks, job.content, job.title, table_note=texts.table_note)
-        parts = await _prepared(partial(self._parts, job.platform, blocks, again))
+        parts = await self._prepared(partial(self._parts, job.platform, blocks, again))
         owner, first = self._leases.owner, job.parts_sent
         for index in range(first, len(parts)):
             # What an article's reader waits for goes ahead of the rest of those under way.
@@ -312,7 +316,7 @@ class Sender:
         assert job.content is not None
         job_id, owner = job.id, self._leases.owner
         messenger = self._outbox.messengers[job.platform]
-        files = await _prepared(partial(article_documents, job.title, job.content))
+        files = await self._prepared(partial(article_documents, job.title, job.content))
         captions = (texts.article_file_caption, texts.article_html_caption)
         for index in range(max(job.parts_sent - parts, 0), len(files)):
             await self._next_message(job_id)
@@ -335,7 +339,7 @@ class Sender:
         if job.parts_sent > index:
             return
         size = next((size for size in self._sizes() if size.id == job.size), None)
-        quality = await _prepared(partial(measure, job.content, job.title))
+        quality = await self._prepared(partial(measure, job.content, job.title))
         card = card_screen(texts, quality, size)
         await self._next_message(job_id)
         await self._outbox.messengers[job.platform].send(chat, card)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bot.core.events import Command
-from bot.core.states import JobStatus
 from bot.core.turn import Turn
 from storage import drafts, jobs
+from storage.states import JobStatus
 
 __all__ = ["cancel"]
 

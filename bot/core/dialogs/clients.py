@@ -24,11 +24,11 @@ from bot.core.events import Command, Press, Text
 from bot.core.inputs import one_line
 from bot.core.richtext import Block, Span, bold, paragraph
 from bot.core.screens import Button, Screen
-from bot.core.states import Awaiting
 from bot.core.texts import Texts, in_every_language
 from bot.core.turn import Turn, text_screen
 from storage import clients as stored
 from storage import plans, sites
+from storage.states import Awaiting
 
 __all__ = [
     "add_pressed",

@@ -11,10 +11,10 @@ from bot.core.forms import looks_like_email
 from bot.core.inputs import one_sentence, printable, split_credentials
 from bot.core.plans.logout import pause_at_logout
 from bot.core.screens import Button, Screen
-from bot.core.states import Awaiting
 from bot.core.turn import Turn, text_screen
 from bot.core.welcome import articles_waiting, welcome
 from storage import drafts
+from storage.states import Awaiting
 
 __all__ = [
     "email_entered",

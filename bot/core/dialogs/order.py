@@ -28,7 +28,6 @@ from bot.core.inputs import one_line, printable
 from bot.core.plans import summary as plan_summary
 from bot.core.richtext import Block, BulletList, Span, bold, paragraph
 from bot.core.screens import Button, Screen
-from bot.core.states import Awaiting, DraftKind, DraftStep
 from bot.core.texts import Texts, in_every_language
 from bot.core.title_files import (
     CheckedTitles,
@@ -43,6 +42,7 @@ from bot.core.title_files import (
 from bot.core.turn import Turn, text_screen
 from storage import drafts
 from storage.models import Draft
+from storage.states import Awaiting, DraftKind, DraftStep
 
 __all__ = [
     "BULK_LIMIT",

@@ -19,10 +19,10 @@ from bot.core.publishing.client_sites import ClientSites, PostBusy
 from bot.core.publishing.errors import AppPasswordsOff, SiteError
 from bot.core.publishing.site import SiteCredentials, site_address
 from bot.core.screens import Button, Screen
-from bot.core.states import Awaiting
 from bot.core.texts import Texts
 from bot.core.turn import Turn, text_screen
 from storage import jobs
+from storage.states import Awaiting
 
 __all__ = [
     "site_form_submitted",

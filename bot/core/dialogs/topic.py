@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bot.core.events import Command, Text
 from bot.core.inputs import one_line
-from bot.core.states import Awaiting
 from bot.core.turn import Turn
+from storage.states import Awaiting
 
 __all__ = ["start_topic", "topic_entered"]
 

@@ -14,11 +14,11 @@ from bot.core.plans.summary import zone_of
 from bot.core.plans.words import describe, examples, local_time
 from bot.core.richtext import bold, paragraph
 from bot.core.screens import Button, Screen
-from bot.core.states import PlanStatus
 from bot.core.texts import Texts
 from bot.core.turn import Turn
 from storage import plans
 from storage.models import Plan
+from storage.states import PlanStatus
 
 __all__ = ["plan_pressed", "resumed_at", "show_plans"]
 

@@ -15,10 +15,10 @@ from bot.core.plans.summary import zone_of
 from bot.core.plans.targets import HERE, usable_target
 from bot.core.plans.words import describe, tomorrow
 from bot.core.screens import Screen
-from bot.core.states import Awaiting, DraftKind
 from bot.core.turn import Turn, text_screen
 from storage import plans, targets
 from storage.models import Plan
+from storage.states import Awaiting, DraftKind
 
 __all__ = ["rhythm_and_titles", "start_plan", "target_picked"]
 

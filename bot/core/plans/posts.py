@@ -13,11 +13,11 @@ from bot.core.delivery.waits import failure_wait
 from bot.core.dialogs.sites import site_problem
 from bot.core.publishing.client_sites import ClientSites, PostBusy
 from bot.core.publishing.errors import SiteError
-from bot.core.states import PlanStatus
 from bot.core.texts import Texts
 from bot.core.turn import CoreServices
 from storage import clients, plans, sites, users
 from storage.models import Job, Plan
+from storage.states import PlanStatus
 
 __all__ = ["RETRY", "publish_planned"]
 

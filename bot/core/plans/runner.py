@@ -27,10 +27,10 @@ from bot.core.plans.rhythm import Rhythm
 from bot.core.plans.targets import refusal
 from bot.core.plans.words import local_time
 from bot.core.ports import MessengerError, PostingRefused
-from bot.core.states import RunStatus
 from bot.core.turn import CoreServices, Turn
 from storage import drafts, plans, users
 from storage.models import Job, Plan, PlanRun
+from storage.states import RunStatus
 
 __all__ = ["DUE_PER_TICK", "LATE", "RUNS_AT_ONCE", "NotTaken", "Planner"]
 

@@ -18,11 +18,11 @@ from bot.core.plans.rhythm import Rhythm, next_runs
 from bot.core.plans.words import describe, local_time, tomorrow
 from bot.core.richtext import Block, BulletList, Span, bold, paragraph
 from bot.core.screens import Button, Screen
-from bot.core.states import DraftKind, DraftStep
 from bot.core.texts import in_every_language
 from bot.core.turn import Turn, text_screen
 from storage import drafts, plans
 from storage.models import Draft, Plan
+from storage.states import DraftKind, DraftStep
 
 __all__ = ["MAX_PLANS", "SHOWN_RUNS", "plan_saved", "show"]
 

@@ -21,7 +21,7 @@ from telegram.ext import InlineQueryHandler
 from bot.core.events import ChatAddress, Origin, UserKey
 from bot.core.sharing import LOGIN_PAYLOAD, InlineAnswer, InlineResult
 from bot.telegram.context import BotContext, TelegramApp
-from bot.telegram.platform import PLATFORM
+from bot.telegram.ids import PLATFORM
 from bot.telegram.render import to_html
 
 __all__ = ["CACHE_SECONDS", "inline_query", "register"]

@@ -9,7 +9,7 @@ from telegram.ext import ChatMemberHandler
 
 from bot.core.events import ChatAddress, Origin, UserKey
 from bot.telegram.context import BotContext, TelegramApp
-from bot.telegram.platform import PLATFORM
+from bot.telegram.ids import PLATFORM
 
 __all__ = ["bot_membership", "register"]
 

@@ -1,7 +1,7 @@
 """The states the core moves users, drafts and jobs through; storage keeps them in columns.
 
-A leaf module: it imports nothing of the bot, so storage can map these to columns without
-depending on anything else of the core.
+A leaf module below both: it imports nothing, so storage maps these to columns without
+reading the core, and the core imports them from here.
 """
 
 from __future__ import annotations
