@@ -188,8 +188,7 @@ async def running_bot(
     api: Upstream | None = None,
     db: Database | None = None,
 ) -> AsyncIterator[Bot]:
-    """Open the database (migrated; a test may hand in its own, migrated), the upstream client,
-    the poller."""
+    """Open the database (migrated, or a test's own), the upstream client and the poller."""
     settings.require("article_api_url")
     clock = clock or system_clock
     # Unique per start: a restarted process must not take a dead one's leases for its own.
@@ -227,8 +226,7 @@ async def running_bot(
         )
         planner = Planner(services, owner)
         scheduler = _scheduler(settings, db, delivery, planner)
-        stack.callback(_stop_scheduler, scheduler)
-        stack.push_async_callback(delivery.stop)
+        _stopped_at_the_end(stack, scheduler, delivery)
         yield Bot(
             settings,
             services,
@@ -241,6 +239,14 @@ async def running_bot(
             cipher,
             planner,
         )
+
+
+def _stopped_at_the_end(
+    stack: AsyncExitStack, scheduler: AsyncIOScheduler, delivery: Delivery
+) -> None:
+    """Stop the scheduler, then delivery (handing its leases back), when the bot stops."""
+    stack.callback(_stop_scheduler, scheduler)
+    stack.push_async_callback(delivery.stop)
 
 
 def _login_links(
