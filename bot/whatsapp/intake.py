@@ -118,7 +118,9 @@ class Intake:
 
     def _status(self, status: Status) -> None:
         if status.status == "failed" and RE_ENGAGEMENT in status.codes:
-            self._start(self._messenger.failed_late(status.message_id), status.person)
+            self._start(
+                self._messenger.failed_late(status.message_id, status.person), status.person
+            )
         elif status.status == "failed":
             log.warning("WhatsApp message %s failed: %s", status.message_id, status.codes)
 
