@@ -62,6 +62,9 @@ def _title(screen: Screen) -> str | None:
 class WhatsAppMessenger:
     """Sends through the Cloud API (pywa), paced per person and for the number."""
 
+    # A send accepted may fail later, told by a status webhook (the 24-hour window).
+    fails_later = True
+
     def __init__(
         self,
         client: WhatsApp,

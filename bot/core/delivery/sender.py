@@ -31,7 +31,7 @@ from bot.core.events import ChatAddress
 from bot.core.export import article_documents
 from bot.core.operations import Operations
 from bot.core.pacing import Priority, paced_as
-from bot.core.ports import ChatUnreachable, MessengerError
+from bot.core.ports import ChatUnreachable, FailsLater, MessengerError
 from bot.core.quality import card_screen, measure
 from bot.core.richtext import Block
 from bot.core.screens import Button, Screen
@@ -344,13 +344,15 @@ class Sender:
         """How part ``index`` is recorded: with the message it went as, which a failure told
         later (WhatsApp's window) takes the article back to."""
         assert job.id is not None
+        # Other platforms' ids need not be unique (Telegram's are per chat), nor kept.
+        fails_later = isinstance(self._outbox.messengers[job.platform], FailsLater)
         return partial(
             sent_messages.record_sent_part,
             job_id=job.id,
             owner=self._leases.owner,
             parts_sent=index,
             platform=job.platform,
-            message_id=message_id,
+            message_id=message_id if fails_later else None,
             later=self._clock() + UNTIL_THEY_WRITE,
         )
 
