@@ -425,3 +425,16 @@ class LoginLink(SQLModel, table=True):
     expires_at: datetime = Field(sa_column=_timestamp(index=True))
     # Set by the login that claims it; cleared again when that login is refused.
     used_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+
+
+class SentMessage(SQLModel, table=True):
+    """A message a platform accepted: the article's part it was, so a failure told later
+    takes the article back to it. A row without a job is a failure told before the sender
+    recorded its message (a status can overtake the send's answer)."""
+
+    __tablename__ = "sent_message"
+
+    platform: str = Field(primary_key=True, sa_type=String(16))
+    message_id: str = Field(primary_key=True, sa_type=String(128))
+    job_id: int | None = Field(default=None, foreign_key="job.id", index=True, ondelete="CASCADE")
+    part: int | None = None

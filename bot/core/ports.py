@@ -13,6 +13,7 @@ from bot.core.screens import Document, Notice, Screen
 __all__ = [
     "ChatPresenter",
     "ChatUnreachable",
+    "FailsLater",
     "Messenger",
     "MessengerError",
     "PostingCheck",
@@ -46,6 +47,14 @@ class Messenger(Protocol):
 
     def fits(self, screen: Screen) -> bool:
         """Whether the screen, rendered for this platform, fits in one message."""
+
+
+@runtime_checkable
+class FailsLater(Protocol):
+    """A messenger whose platform may accept a send and tell later that it failed (WhatsApp's
+    status webhook): delivery records which article part each of its messages was."""
+
+    fails_later: bool
 
 
 class PostingRefused(enum.StrEnum):

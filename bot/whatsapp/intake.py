@@ -2,9 +2,10 @@
 
 A webhook is answered at once, so each person's updates are handled after it, one at a
 time in the order they came, and at most ``IN_FLIGHT_PER_USER`` waiting (a flood past it is
-told once and dropped). A person who writes reopens their 24-hour window: what was kept for
-it goes out first. Commands are typed with or without the slash; ``giris`` answers a link to the
-login page (the platform's rules say so), since no WhatsApp message can be deleted.
+told once and dropped). A person who writes reopens their 24-hour window: their articles
+waiting for it are made due first. Commands are typed with or without the slash; ``giris``
+answers a link to the login page (the platform's rules say so), since no WhatsApp message
+can be deleted.
 """
 
 from __future__ import annotations
@@ -118,7 +119,9 @@ class Intake:
 
     def _status(self, status: Status) -> None:
         if status.status == "failed" and RE_ENGAGEMENT in status.codes:
-            self._start(self._messenger.failed_late(status.message_id), status.person)
+            self._start(
+                self._messenger.failed_late(status.message_id, status.person), status.person
+            )
         elif status.status == "failed":
             log.warning("WhatsApp message %s failed: %s", status.message_id, status.codes)
 
@@ -150,7 +153,7 @@ class Intake:
             return
         if not await self._conversations.first_time(PLATFORM, update.message_id):
             return
-        # Their message opened the window: what waited for it goes first.
+        # Their message opened the window: the articles waiting for it are due first.
         if await self._messenger.reopened(update.person):
             await self._conversations.chat_reopened(origin)
         event = await self._event(update, origin)

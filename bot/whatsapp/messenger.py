@@ -19,6 +19,7 @@ from pywa.types.callback import Button, Section, SectionList, SectionRow
 from pywa.types.templates import TemplateLanguage
 from pywa_async.client import WhatsApp
 
+from bot.core.delivery.failed_late import TakeBack
 from bot.core.events import ChatAddress
 from bot.core.pacing import Pacer
 from bot.core.ports import ChatPresenter, ChatUnreachable, MessengerError
@@ -61,6 +62,9 @@ def _title(screen: Screen) -> str | None:
 class WhatsAppMessenger:
     """Sends through the Cloud API (pywa), paced per person and for the number."""
 
+    # A send accepted may fail later, told by a status webhook (the 24-hour window).
+    fails_later = True
+
     def __init__(
         self,
         client: WhatsApp,
@@ -69,12 +73,14 @@ class WhatsAppMessenger:
         template: str,
         template_language: str,
         pacer: Pacer,
+        take_back: TakeBack,
     ) -> None:
         self._client = client
         self._texts = texts
         self._template = template
         self._template_language = TemplateLanguage(template_language)
         self._pacer = pacer
+        self._take_back = take_back
         self.windows = Windows()
 
     async def send(self, chat: ChatAddress, screen: Screen) -> str | None:
@@ -117,27 +123,38 @@ class WhatsAppMessenger:
         return render.fits(screen)
 
     async def reopened(self, person: str) -> bool:
-        """The person wrote: send what waited for their window, in order; whether it was
-        known closed."""
-        was_closed, held = self.windows.reopened(person)
-        for kept in held:
-            await self._sending(person, kept)
-        return was_closed
+        """The person wrote: their window is open again; whether it may have been closed."""
+        return self.windows.reopened(person)
 
-    async def failed_late(self, message_id: str) -> None:
-        """A ``failed`` status for the window: keep that message and announce its article,
-        or send it again at once where the person wrote since it went."""
+    async def failed_late(self, message_id: str, person: str) -> None:
+        """A ``failed`` status for the window: see ``_after_failure``. A send this process
+        does not know went before it started (or its answer is not read yet, and
+        ``_sending`` sees to it): only delivery can take it back."""
         found = self.windows.failed(message_id)
         if found is not None:
-            await self._after_failure(*found)
+            await self._after_failure(message_id, *found)
+            return
+        chat_open = self.windows.wrote_lately(person)
+        title = await self._take_back(message_id, chat_open)
+        if title is not None and not chat_open:
+            self.windows.close(person)
+            await self._announce(person, title)
 
-    async def _after_failure(self, person: str, kept: Kept, held: bool) -> None:
-        """Announce what a closed window holds, or send again what failed before the person
-        wrote again."""
-        if held:
-            await self._announce(person, kept.title)
-        else:
+    async def _after_failure(self, message_id: str, person: str, kept: Kept, held: bool) -> None:
+        """An article's part goes back to delivery, announced where the window is closed;
+        another message goes again where the person wrote since, else it is given up (best
+        effort: their next message gets a fresh answer)."""
+        title = await self._take_back(message_id, not held)
+        if title is not None:
+            if held:
+                await self._announce(person, title)
+        elif not held:
             await self._sending(person, kept)
+        else:
+            log.info("WhatsApp message %s to %s failed for the window", message_id, person)
+            # An article's part whose record the sender has still to make: it finds the
+            # failure then, and delivery keeps the part.
+            await self._announce(person, kept.title)
 
     def _resend(self, person: str, outgoing: render.Outgoing) -> Callable[[], Awaitable[str]]:
         async def post() -> str:
@@ -174,7 +191,7 @@ class WhatsAppMessenger:
             raise
         failed = self.windows.sent(message_id, person, kept, order)
         if failed is not None:
-            await self._after_failure(*failed)
+            await self._after_failure(message_id, *failed)
         return message_id
 
     async def _announce(self, person: str, title: str | None) -> None:

@@ -14,6 +14,7 @@ from starlette.routing import BaseRoute
 
 from bot.config import Settings
 from bot.core.conversation import Conversations
+from bot.core.delivery.failed_late import taking_back
 from bot.core.pacing import Pacer
 from bot.core.ports import Messenger
 from bot.whatsapp.ids import PLATFORM, REQUIRED
@@ -79,6 +80,7 @@ async def running_whatsapp(
 ) -> AsyncIterator[WhatsAppRuntime]:
     """Serve the number for the block; ``pacer`` keeps its pace (tests hand in their clock)."""
     settings.require(*REQUIRED)
+    services = conversations.services
     async with httpx.AsyncClient(timeout=_TIMEOUT) as http:
         assert settings.whatsapp_phone_number_id is not None
         client = cloud_api(
@@ -93,6 +95,7 @@ async def running_whatsapp(
             template=settings.whatsapp_ready_template,
             template_language=settings.bot_language,
             pacer=pacer or number_pacer(),
+            take_back=taking_back(services.db, services.clock, PLATFORM),
         )
         intake = Intake(conversations, messenger, client)
         routes = webhook_routes(

@@ -4,10 +4,10 @@ A business may write to a person only within 24 hours of their last message; aft
 only an approved template goes through (error 131047). The Cloud API says so in a send's
 answer, or accepts the send and reports it ``failed`` later in a status webhook. Either
 way the person is announced the article once by the template. A send refused in its
-answer stays with its sender (delivery tries it again); one failed later is kept here. As
-soon as the person writes again, what was kept goes out in order, and delivery is told.
-A failure told after the person wrote again (a status overtaken by their message) closes
-nothing: that message just goes again.
+answer stays with its sender (delivery tries it again); an article's part failed later is
+taken back by delivery, from the database (``bot.core.delivery.failed_late``). As soon as
+the person writes again, delivery is told. A failure told after the person wrote again (a
+status overtaken by their message) closes nothing: that message just goes again.
 """
 
 from __future__ import annotations
@@ -51,7 +51,6 @@ class Windows:
 
     _closed: set[str] = field(default_factory=set)
     _announced: set[str] = field(default_factory=set)
-    _held: dict[str, list[Kept]] = field(default_factory=dict)
     _recent: OrderedDict[str, _Sent] = field(default_factory=OrderedDict)
     # Failures told before their send's answer was read (a webhook can overtake it).
     _early: OrderedDict[str, None] = field(default_factory=OrderedDict)
@@ -86,7 +85,7 @@ class Windows:
 
     def failed(self, message_id: str) -> tuple[str, Kept, bool] | None:
         """An accepted send failed for the window later: its person, its message, and
-        whether it is kept here (else the person wrote since, and it can go again now)."""
+        whether the window is closed for it (else the person wrote since: it can go again)."""
         found = self._recent.pop(message_id, None)
         if found is None:
             self._early[message_id] = None
@@ -95,8 +94,12 @@ class Windows:
         if found.order < self._wrote_at.get(found.person, -1):
             return found.person, found.kept, False
         self._closed.add(found.person)
-        self._held.setdefault(found.person, []).append(found.kept)
         return found.person, found.kept, True
+
+    def wrote_lately(self, person: str) -> bool:
+        """Whether the person wrote since this process started: a send it does not know
+        went before that, in a window they opened again since."""
+        return person in self._wrote_at
 
     def to_announce(self, person: str, title: str | None) -> bool:
         """Whether to announce this title now: once for each closing of the window."""
@@ -105,11 +108,11 @@ class Windows:
         self._announced.add(person)
         return True
 
-    def reopened(self, person: str) -> tuple[bool, list[Kept]]:
-        """The person wrote: their window is open again. Whether it was known closed, and
-        what was kept for them, in order."""
+    def reopened(self, person: str) -> bool:
+        """The person wrote: their window is open again. Whether it may have been closed:
+        known so, or not known (their first message since this process started)."""
+        was_closed = person in self._closed or person not in self._wrote_at
         self._wrote_at[person] = next(self._count)
-        was_closed = person in self._closed
         self._closed.discard(person)
         self._announced.discard(person)
-        return was_closed, self._held.pop(person, [])
+        return was_closed

@@ -181,6 +181,40 @@ async def test_a_window_failure_told_by_a_status_keeps_the_article_for_the_templ
     assert len(_templates(rig)) == 1, _log(rig)
 
 
+# A part's message: plain, or with the buttons under the article's last part.
+_TEXTS = ("text", "interactive")
+
+
+async def test_an_article_failed_by_a_status_survives_a_restart_and_follows_whole_once(
+    tmp_path: Path,
+) -> None:
+    async with whatsapp_rig(tmp_path, speed=600, window_errors="status") as rig:
+        await rig.log_in()
+        await _order(rig, "Uzun")
+        await rig.wa.until(ALICE, "Hazırlanıyor")
+        rig.time.advance(DAY + 60)
+        closed = len(rig.wa.to(ALICE))
+        await wait_until(lambda: bool(_templates(rig)))
+        failing = [s for s in rig.wa.to(ALICE)[closed:] if s.type != "template"]
+        # Every status told and taken before the bot stops; nothing is kept in its memory.
+        await wait_until(lambda: {s.id for s in failing} <= set(rig.wa.told))
+        await rig.restart()
+        (template,) = _templates(rig)
+        await rig.wa.user_presses_template_button(ALICE, template, "Makaleyi gönder")
+        pressed = len(rig.wa.to(ALICE))
+        await rig.wa.until(ALICE, "Kalite kartı", since=pressed)
+    again = rig.wa.to(ALICE)[pressed:]
+    parts = [s for s in again if s.type in _TEXTS][:-1]
+    documents = [s for s in again if s.type == "document"]
+    assert parts[0].text.startswith(f"*{TITLE}*"), _log(rig)
+    assert parts[-1].choices, "the last part, with its buttons: the article came whole"
+    assert len({s.text for s in parts}) == len(parts), _log(rig)
+    failed = [s.text for s in failing if s.type in _TEXTS]
+    assert [s.text for s in parts[: len(failed)]] == failed, _log(rig)
+    assert len(documents) == 2, _log(rig)
+    assert len(_templates(rig)) == 1, _log(rig)
+
+
 async def test_forged_or_oversized_webhooks_are_refused_before_reading(rig: WhatsAppRig) -> None:
     said = {"type": "text", "text": {"body": "bakiye"}}
     value = message_value(ALICE, {"id": "wamid.forged", **said}, name="Mallory", at=0)

@@ -92,6 +92,12 @@ class WhatsAppRig:
         if self._task is not None:
             await asyncio.wait_for(self._task, timeout=15)
 
+    async def restart(self) -> None:
+        """Stop the bot and start it again on the same database, as a new process would."""
+        await self.stop()
+        self._stop = asyncio.Event()
+        await self.start()
+
     async def log_in(self, person: str = ALICE) -> None:
         """Log the person into the sandbox's demo account as they would: ``giris``, then the
         link's page in a browser; back once the chat says so."""

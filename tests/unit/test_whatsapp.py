@@ -150,7 +150,7 @@ async def _sent() -> str:
     return "again"
 
 
-def test_a_late_failure_is_kept_until_the_person_writes_and_announced_once() -> None:
+def test_a_late_failure_closes_the_window_until_the_person_writes_and_is_announced_once() -> None:
     windows = Windows()
     first, second = Kept(_sent, "Başlık"), Kept(_sent)
     windows.sent("w1", "90", first, windows.stamp())
@@ -160,8 +160,12 @@ def test_a_late_failure_is_kept_until_the_person_writes_and_announced_once() -> 
     assert windows.is_closed("90")
     assert windows.to_announce("90", "Başlık")
     assert not windows.to_announce("90", "Başlık")
-    assert windows.reopened("90") == (True, [first, second])
+    assert not windows.wrote_lately("90")
+    assert windows.reopened("90")
+    assert windows.wrote_lately("90")
     assert not windows.is_closed("90")
+    assert not windows.reopened("90"), "open, and known open since they wrote"
+    assert windows.reopened("91"), "not known since the start: maybe closed"
 
 
 def test_a_failure_told_before_the_answer_or_after_the_person_wrote() -> None:

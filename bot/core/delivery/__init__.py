@@ -9,6 +9,7 @@
 - ``addresses``: where a job's messages go, by its platform's rules (threads, private chats);
 - ``recipients``: whom a job's messages are for, and in which language;
 - ``progress``: each job's progress message, posted at the order and edited as it moves.
+- ``failed_late``: an article message failed after it was accepted takes its article back.
 
 A job's states (``storage.states.JobStatus``)::
 

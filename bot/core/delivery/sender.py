@@ -26,17 +26,17 @@ from bot.core.article import article_blocks
 from bot.core.clock import Clock
 from bot.core.delivery.leases import LeaseKeeper, LeaseLost
 from bot.core.delivery.outbox import Outbox
-from bot.core.delivery.waits import failure_wait, unreachable_for_good
+from bot.core.delivery.waits import UNTIL_THEY_WRITE, failure_wait, unreachable_for_good
 from bot.core.events import ChatAddress
 from bot.core.export import article_documents
 from bot.core.operations import Operations
 from bot.core.pacing import Priority, paced_as
-from bot.core.ports import ChatUnreachable, MessengerError
+from bot.core.ports import ChatUnreachable, FailsLater, MessengerError
 from bot.core.quality import card_screen, measure
 from bot.core.richtext import Block
 from bot.core.screens import Button, Screen
 from bot.core.texts import Texts
-from storage import Database, jobs, sites
+from storage import Database, jobs, sent_messages, sites
 from storage.models import ChatUser, Job
 from storage.states import JobStatus
 
@@ -275,15 +275,13 @@ class Sender:
         # do not wait behind many articles prepared at once (as for its files and its card).
         blocks = partial(article_blocks, job.content, job.title, table_note=texts.table_note)
         parts = await self._prepared(partial(self._parts, job.platform, blocks, again))
-        owner, first = self._leases.owner, job.parts_sent
+        first = job.parts_sent
         for index in range(first, len(parts)):
             # What an article's reader waits for goes ahead of the rest of those under way.
             with paced_as(Priority.ARTICLE if index == first else Priority.REST):
                 await self._next_message(job_id)
-                await messenger.send(chat, parts[index])
-            await self._fenced(
-                job_id, partial(jobs.record_part, job_id=job_id, owner=owner, parts_sent=index)
-            )
+                message_id = await messenger.send(chat, parts[index])
+            await self._fenced(job_id, self._recording(job, index, message_id))
             job.parts_sent = index + 1
         ready = texts.article_ready.format(title=job.title)
         with paced_as(Priority.REST):
@@ -334,7 +332,7 @@ class Sender:
         """The quality card after the files, counted as one more part once out."""
         assert job.id is not None
         assert job.content is not None
-        job_id, owner = job.id, self._leases.owner
+        job_id = job.id
         index = parts + len(article_documents(job.title, job.content))
         if job.parts_sent > index:
             return
@@ -342,11 +340,25 @@ class Sender:
         quality = await self._prepared(partial(measure, job.content, job.title))
         card = card_screen(texts, quality, size)
         await self._next_message(job_id)
-        await self._outbox.messengers[job.platform].send(chat, card)
-        await self._fenced(
-            job_id, partial(jobs.record_part, job_id=job_id, owner=owner, parts_sent=index)
-        )
+        message_id = await self._outbox.messengers[job.platform].send(chat, card)
+        await self._fenced(job_id, self._recording(job, index, message_id))
         job.parts_sent = index + 1
+
+    def _recording(self, job: Job, index: int, message_id: str | None) -> Callable[..., bool]:
+        """How part ``index`` is recorded: with the message it went as, which a failure told
+        later (WhatsApp's window) takes the article back to."""
+        assert job.id is not None
+        # Other platforms' ids need not be unique (Telegram's are per chat), nor kept.
+        fails_later = isinstance(self._outbox.messengers[job.platform], FailsLater)
+        return partial(
+            sent_messages.record_sent_part,
+            job_id=job.id,
+            owner=self._leases.owner,
+            parts_sent=index,
+            platform=job.platform,
+            message_id=message_id if fails_later else None,
+            later=self._clock() + UNTIL_THEY_WRITE,
+        )
 
     async def _next_message(self, job_id: int) -> None:
         """Go on only while not stopping and while the job is still this process's."""

@@ -7,8 +7,11 @@ from datetime import datetime, timedelta
 from bot.core.ports import ChatUnreachable
 from storage.models import Job
 
-__all__ = ["failure_wait", "unreachable_for_good"]
+__all__ = ["UNTIL_THEY_WRITE", "failure_wait", "unreachable_for_good"]
 
+# An article taken back because its chat takes no more messages until the person writes
+# (WhatsApp's 24-hour window) is made due when they write; else tried again after this long.
+UNTIL_THEY_WRITE = timedelta(days=1)
 # 2**10 intervals is far past any cap; the exponent stops there so the timedelta stays small.
 _MAX_BACKOFF_EXPONENT = 10
 

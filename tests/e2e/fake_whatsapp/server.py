@@ -63,6 +63,8 @@ class FakeWhatsApp:
         self.media: dict[str, Media] = {}
         self.reactions: list[Sent] = []
         self.read: list[str] = []
+        # The ids of the messages whose status the bot's webhook took, in order.
+        self.told: list[str] = []
         self.faults = _Faults()
         self._ids = itertools.count(1)
         self._http = httpx.AsyncClient(timeout=10)
@@ -187,7 +189,9 @@ class FakeWhatsApp:
     ) -> int:
         """Tell the bot a status of a message it sent."""
         value = webhooks.status_value(sent.id, sent.to, status, at=int(self.clock()), errors=errors)
-        return await self.post_webhook(value)
+        answer = await self.post_webhook(value)
+        self.told.append(sent.id)
+        return answer
 
     # What tests read back.
 
