@@ -24,8 +24,10 @@ def wall(at: datetime) -> str:
     return at.astimezone(ISTANBUL).strftime("%d.%m.%Y %H:%M")
 
 
-def minute_ahead(h: Harness, minutes: int = 1) -> datetime:
-    """The start of the minute ``minutes`` from now, in UTC."""
+def minute_ahead(h: Harness, minutes: int = 2) -> datetime:
+    """The start of the minute ``minutes`` from now, in UTC: by default at least a minute
+    away, so that a dialog slowed by a busy machine still saves its plan before that time
+    (the harness's clock runs on)."""
     now = h.clock.now.replace(second=0, microsecond=0)
     return now + timedelta(minutes=minutes)
 
