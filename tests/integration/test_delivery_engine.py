@@ -188,6 +188,29 @@ async def test_one_process_delivers_for_a_platform_and_another_takes_over_when_i
     await second.stop()
 
 
+async def test_a_notice_a_slow_chat_still_holds_does_not_keep_the_lead_from_another(
+    rig: DeliveryRig,
+) -> None:
+    first = await rig.delivery(owner="first")
+    second = await rig.delivery(owner="second", messenger=RecordingMessenger())
+    await first.run_round()
+    held = asyncio.Event()
+    await first.outbox.notices.post(ChatAddress("telegram", "slow-chat"), held.wait)
+
+    stopping = asyncio.create_task(first.stop())
+
+    async def taken_over() -> bool:
+        await second.run_round()
+        return second.leads == {"telegram", "slack"}
+
+    # The notice gets its grace, but the lead is handed back before it, not after.
+    await wait_until(taken_over)
+    assert not stopping.done(), "the slow chat's notice is still held"
+    held.set()
+    await stopping
+    await second.stop()
+
+
 class SlowFirstSend(RecordingMessenger):
     """Holds its first send (the order's announcement) until released."""
 

@@ -165,7 +165,7 @@ class Delivery:
 
     async def stop(self, grace: float = ROUND_GRACE) -> None:
         """Let a round under way finish (within ``grace``, asking no further user), stop
-        sending, and hand back every lease and lock."""
+        sending, hand back every lease and lock, then give queued notices ``grace``."""
         self._stopping = True
         self._poller.halt()
         if self._heartbeat is not None:
@@ -174,7 +174,6 @@ class Delivery:
                 await self._heartbeat
             self._heartbeat = None
         await self._end_round(grace)
-        await self.outbox.notices.close(grace)
         async with self._round:
             await self._sender.stop()
             try:
@@ -186,6 +185,9 @@ class Delivery:
                 await asyncio.to_thread(lock.release)
             self._locks.clear()
             self._led = frozenset()
+        # Only then the notices a slow chat still holds get their grace: another replica
+        # takes the lead and the articles meanwhile.
+        await self.outbox.notices.close(grace)
 
     async def _end_round(self, grace: float) -> None:
         """Wait for the scheduled rounds under way; cut them short after ``grace`` seconds."""
