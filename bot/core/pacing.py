@@ -25,10 +25,7 @@ leaves ``RESERVE`` tokens of each bucket, the chat's and the bot's, to answers, 
 books a bot slot ahead of time, so an answer never queues behind an article. An article's
 first message goes next: the rest of an article (its other parts, files, card and last line)
 leaves ``REST_RESERVE`` of the bot's tokens to first messages, so an article found finished
-is not kept waiting behind the files of those found before it; and each of its sends one more
-than the send before it (``later``, up to ``DEEPEST``), so every chat's earlier parts go ahead
-of other chats' later ones: a burst of articles ends with every chat's last send at once, not
-with a few chats' queues going at one a second each. A progress line takes only a
+is not kept waiting behind the files of those found before it. A progress line takes only a
 slot free now (``IF_FREE``), else ``NoRoom`` is raised: a fresher line comes with the next
 poll, and a poll must not wait for a line.
 """
@@ -47,7 +44,6 @@ from enum import IntEnum
 from typing import Protocol
 
 __all__ = [
-    "DEEPEST",
     "MARGIN",
     "RESERVE",
     "REST_RESERVE",
@@ -75,8 +71,6 @@ RESERVE = 1
 # Tokens of the bot's bucket the rest of an article leaves to first messages: a third of a
 # second at Telegram's 30/s, room for the first messages a round finds at once.
 REST_RESERVE = 10
-# The most the rest of an article leaves beyond REST_RESERVE, one token per send before it.
-DEEPEST = 8
 # The margin follows the slowest of this many requests measured lately, up to _MAX_MARGIN.
 _MEASURED = 64
 _MAX_MARGIN = 1.0
@@ -98,14 +92,13 @@ class NoRoom(Exception):
     """An ``IF_FREE`` send found no slot free now; it was not sent."""
 
 
-_PRIORITY: ContextVar[tuple[Priority, int]] = ContextVar("paced_as", default=(Priority.ANSWER, 0))
+_PRIORITY: ContextVar[Priority] = ContextVar("paced_as", default=Priority.ANSWER)
 
 
 @contextmanager
-def paced_as(priority: Priority, later: int = 0) -> Iterator[None]:
-    """Sends made within (and in tasks started within) go at ``priority``, as their chat's
-    ``later``-th send of a stretch of work (an article's parts)."""
-    token = _PRIORITY.set((priority, later))
+def paced_as(priority: Priority) -> Iterator[None]:
+    """Sends made within (and in tasks started within) go at ``priority``."""
+    token = _PRIORITY.set(priority)
     try:
         yield
     finally:
@@ -122,14 +115,12 @@ class Spare:
     kept: int
 
 
-def _spare(priority: Priority, bot: bool, later: int = 0) -> Spare:
-    """What a send at ``priority`` (its chat's ``later``-th) leaves of the chat's limits, or
-    of the bot's."""
+def _spare(priority: Priority, bot: bool) -> Spare:
+    """What a send at ``priority`` leaves of the chat's limits, or of the bot's."""
     kept = REST_RESERVE if bot else RESERVE
     if priority is Priority.ANSWER:
         return Spare(0, 0, kept)
-    rest = REST_RESERVE + min(later, DEEPEST)
-    bucket = rest if bot and priority >= Priority.REST else RESERVE
+    bucket = REST_RESERVE if bot and priority >= Priority.REST else RESERVE
     # A chat's window is a group's minute: its pace is kept whole, and answers are rare there.
     return Spare(bucket, RESERVE if bot else 0, kept)
 
@@ -169,10 +160,6 @@ class SharedPace(Protocol):
 
     async def hold(self, chat: Hashable, seconds: float) -> None:
         """Let no send to the chat be claimed for ``seconds`` from now."""
-
-    async def claim_window(self, count: int, keep: float, spare: int) -> float | None:
-        """Take one of the bot's ``count`` places for ``keep`` seconds if more than ``spare``
-        are free (None); else the seconds until they are."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,21 +295,19 @@ class Pacer:
 
         At ``Priority.IF_FREE``, raise ``NoRoom`` instead of sleeping.
         """
-        priority, later = _PRIORITY.get()
+        priority = _PRIORITY.get()
         shared = next((limit for limit in limits if isinstance(limit, Bucket)), None)
         if self._shared is not None and shared is not None:
             await self._claim(self._shared, chat, shared, priority)
             limits = tuple(limit for limit in limits if limit is not shared)
         while True:
             now = self._clock()
-            slot = self.reserve(chat, limits, now, priority=priority, later=later)
+            slot = self.reserve(chat, limits, now, priority=priority)
             if priority is Priority.IF_FREE and not slot.reserved:
                 raise NoRoom(chat)
             if slot.at > now:
                 await self._sleep(slot.at - now)
             if slot.reserved:
-                if self._shared is not None:
-                    await self._claim_window(self._shared, chat, limits, slot.at, priority)
                 return slot.at
 
     async def _claim(
@@ -345,28 +330,6 @@ class Pacer:
                 raise NoRoom(chat)
             await self._sleep(wait)
 
-    async def _claim_window(
-        self,
-        shared: SharedPace,
-        chat: Hashable,
-        limits: Sequence[Limit],
-        slot: float,
-        priority: Priority,
-    ) -> None:
-        """Take a place in each of the bot's windows where every replica draws from them, as
-        the send leaves: held a window's length and the margin, the latest it can arrive."""
-        spare = _spare(priority, bot=True).window
-        for window in self._bot_windows:
-            while (
-                wait := await shared.claim_window(window.count, window.seconds + self.margin, spare)
-            ) is not None:
-                if priority is Priority.IF_FREE:
-                    now = self._clock()
-                    self._chats[chat].give_back(limits, slot, now)
-                    self._bot.give_back(self._overall, slot, now)
-                    raise NoRoom(chat)
-                await self._sleep(wait)
-
     async def share_refusal(
         self, chat: Hashable, limits: Sequence[Limit], retry_after: float
     ) -> None:
@@ -384,7 +347,6 @@ class Pacer:
         now: float,
         *,
         priority: Priority = Priority.ANSWER,
-        later: int = 0,
     ) -> Slot:
         """Take the bot's next slot once ``chat`` is ready, else say when it will be.
 
@@ -396,7 +358,7 @@ class Pacer:
         ready = log.earliest(limits, now, margin, _spare(priority, bot=False))
         if ready > now:
             return Slot(ready, reserved=False)
-        at = self._bot.earliest(self._overall, now, margin, _spare(priority, True, later))
+        at = self._bot.earliest(self._overall, now, margin, _spare(priority, bot=True))
         if priority is not Priority.ANSWER and at > now:
             return Slot(at, reserved=False)
         log.take(limits, at, margin)

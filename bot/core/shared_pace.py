@@ -1,8 +1,7 @@
 """Each chat's pace shared by every replica: the pacer's port kept in the database.
 
 On PostgreSQL, every replica that answers or delivers into a chat claims that chat's next
-send from one row (``storage.chat_paces``), a round trip per send, and then a place in the
-bot's window from a ring of rows, another. On SQLite the bot is one
+send from one row (``storage.chat_paces``), a round trip per send. On SQLite the bot is one
 process, and the pacer keeps each chat in memory with no database call.
 """
 
@@ -36,15 +35,6 @@ class DatabasePace:
         """Let no replica claim a send to the chat for ``seconds`` from now."""
         key = self._key(chat)
         await self._db.run(lambda s: chat_paces.hold(s, key=key, seconds=seconds), synced=False)
-
-    async def claim_window(self, count: int, keep: float, spare: int) -> float | None:
-        """Take a place in the bot's window of ``count`` for ``keep`` seconds, leaving
-        ``spare`` places (None); else the seconds until one is free."""
-        keys = [self._key(f"window:{place:03d}") for place in range(count)]
-        return await self._db.run(
-            lambda s: chat_paces.claim_window(s, keys=keys, keep=keep, spare=spare),
-            synced=False,
-        )
 
     def _key(self, chat: Hashable) -> str:
         return f"{self._platform}:{chat}"

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.core.pacing import Bucket, NoRoom, Pacer, Priority, Window, paced_as
+from bot.core.pacing import Bucket, NoRoom, Pacer, Priority, paced_as
 from bot.core.shared_pace import shared_pace_for
 from storage import Database
 from tests.telegram_limits import Limits, Throttle
@@ -88,35 +88,3 @@ async def _never(seconds: float) -> None:
 
 def test_sqlite_keeps_the_pace_in_memory(sqlite_database: Database) -> None:
     assert shared_pace_for(sqlite_database, "telegram") is None
-
-
-# The bot's window, shrunk so the test is short: at most 10 in any half second.
-SMALL_WINDOW = Limits(bot_burst=10, bot_window=0.5, private_burst=3, private_per_second=10.0)
-BOT_WINDOW = (Window(10, 0.5),)
-
-
-async def into_many_chats(pacer: Pacer, telegram: Throttle, chats: range) -> None:
-    """One message into each chat, each as soon as the pacer lets it go."""
-    for chat in chats:
-        slot = await pacer.wait(chat, CHAT_LIMITS)
-        telegram.admit(chat)
-        pacer.reached(chat, CHAT_LIMITS, slot)
-
-
-@ON_POSTGRESQL
-async def test_three_replicas_keep_the_bots_window_together(
-    database: Database, replicas: list[Database]
-) -> None:
-    telegram = Throttle(SMALL_WINDOW)
-    pacers = [
-        Pacer(BOT_WINDOW, shared=shared_pace_for(db, "telegram")) for db in (database, *replicas)
-    ]
-
-    await asyncio.gather(
-        *(
-            into_many_chats(pacer, telegram, range(100 * n + 1, 100 * n + 11))
-            for n, pacer in enumerate(pacers)
-        )
-    )
-
-    assert telegram.refused == {}, "the replicas together sent more than 10 in half a second"

@@ -277,16 +277,14 @@ class Sender:
         parts = await self._prepared(partial(self._parts, job.platform, blocks, again))
         first = job.parts_sent
         for index in range(first, len(parts)):
-            # What an article's reader waits for goes ahead of the rest of those under way, and
-            # each chat's earlier parts ahead of the others' later ones.
-            priority = Priority.ARTICLE if index == first else Priority.REST
-            with paced_as(priority, later=index - first):
+            # What an article's reader waits for goes ahead of the rest of those under way.
+            with paced_as(Priority.ARTICLE if index == first else Priority.REST):
                 await self._next_message(job_id)
                 message_id = await messenger.send(chat, parts[index])
             await self._fenced(job_id, self._recording(job, index, message_id))
             job.parts_sent = index + 1
         ready = texts.article_ready.format(title=job.title)
-        with paced_as(Priority.REST, later=len(parts) - first):
+        with paced_as(Priority.REST):
             if not job.file_sent:
                 await self._send_files(job, chat, len(parts), texts)
             # The card is for whoever ordered: in a plan's channel, its owner privately.
