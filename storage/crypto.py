@@ -6,11 +6,13 @@ import base64
 import contextlib
 import hashlib
 import hmac
+import logging
 import os
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
@@ -22,6 +24,8 @@ __all__ = [
     "load_or_create_key_file",
 ]
 
+
+log = logging.getLogger(__name__)
 
 _FINGERPRINT_PURPOSE = b"makale-bot fingerprint"
 # Access tokens remembered: about those of the users active at once.
@@ -74,6 +78,19 @@ class TokenCipher:
             return self._fernet.decrypt(token).decode()
         except InvalidToken as err:
             raise UndecryptableToken("no configured key decrypts this token") from err
+
+    def rotate_each(self, rows: Iterable[object], field: str, whose: Callable[[Any], str]) -> int:
+        """Re-encrypt ``field`` of every row under the first key; how many moved. A row no
+        configured key decrypts is left as it is, with a warning naming ``whose`` it is."""
+        moved = 0
+        for row in rows:
+            try:
+                setattr(row, field, self.rotate(getattr(row, field)))
+            except UndecryptableToken:
+                log.warning("no configured key decrypts the %s of %s", field, whose(row))
+                continue
+            moved += 1
+        return moved
 
     def fingerprint(self, value: str) -> str:
         """A keyed hash of the value (hex), to count by a value without storing it."""

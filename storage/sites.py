@@ -191,12 +191,5 @@ def release_post(session: Session, *, job_id: int) -> None:
 
 def reencrypt_all(session: Session, *, cipher: TokenCipher) -> int:
     """Re-encrypt every site's application password under the first key; how many moved."""
-    moved = 0
-    for row in session.exec(select(ClientSite).with_for_update()).all():
-        try:
-            row.app_password = cipher.rotate(row.app_password)
-        except UndecryptableToken:
-            log.warning("no configured key decrypts the site password of client %s", row.client_id)
-            continue
-        moved += 1
-    return moved
+    rows = session.exec(select(ClientSite).with_for_update()).all()
+    return cipher.rotate_each(rows, "app_password", lambda row: f"client {row.client_id}")

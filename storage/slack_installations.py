@@ -168,15 +168,8 @@ def remove_team(
 
 def reencrypt_all(session: Session, *, cipher: TokenCipher) -> int:
     """Re-encrypt every bot token under the cipher's first key; how many moved."""
-    moved = 0
-    for row in session.exec(select(SlackInstallation).with_for_update()).all():
-        try:
-            row.bot_token = cipher.rotate(row.bot_token)
-        except UndecryptableToken:
-            log.warning("no configured key decrypts the bot token of Slack team %s", row.team_id)
-            continue
-        moved += 1
-    return moved
+    rows = session.exec(select(SlackInstallation).with_for_update()).all()
+    return cipher.rotate_each(rows, "bot_token", lambda row: f"Slack team {row.team_id}")
 
 
 def spend_state(session: Session, *, state: str, expires_at: datetime, now: datetime) -> bool:
