@@ -15,9 +15,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from bot.bodies import capped_body
 from bot.core.login_links import LINK_PATH, LinkPage, LoginLinks, PageKind
 from bot.login_page.render import CONTENT_SECURITY_POLICY, render
-from bot.slack.intake import capped_body
 
 __all__ = ["CSRF_COOKIE", "MAX_FORM_BYTES", "login_routes"]
 

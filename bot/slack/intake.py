@@ -20,7 +20,7 @@ from starlette.types import Message
 
 from bot.bodies import MAX_BODY_BYTES, capped_body
 
-__all__ = ["MAX_BODY_BYTES", "capped_body", "guarded", "signed"]
+__all__ = ["guarded", "signed"]
 
 log = logging.getLogger(__name__)
 _TOO_LARGE, _UNSIGNED = 413, 401
