@@ -22,7 +22,7 @@ from bot.core.events import (
     Unsupported,
     Upload,
 )
-from bot.core.routes import COMMANDS, REPLIES, parse_action, pressed
+from bot.core.routes import COMMANDS, REPLIES, entry_of, parse_action
 from bot.core.turn import Turn
 from storage.states import Awaiting
 
@@ -120,4 +120,4 @@ async def _pressed(turn: Turn, press: Press) -> None:
         # Stale, foreign or tampered data: a notice, and nothing else happens.
         turn.notice(turn.texts.stale_button)
         return
-    await pressed(action).answer(turn, action, press)
+    await entry_of(action).answer(turn, action, press)

@@ -34,7 +34,7 @@ from bot.core.plans import summary as plan_summary
 from bot.core.turn import Turn
 from storage.states import Awaiting
 
-__all__ = ["COMMANDS", "PRESSES", "REPLIES", "Pressed", "parse_action", "pressed"]
+__all__ = ["COMMANDS", "PRESSES", "REPLIES", "Pressed", "entry_of", "parse_action"]
 
 A = TypeVar("A", bound=ButtonAction)
 
@@ -136,6 +136,6 @@ def parse_action(data: str) -> ButtonAction | None:
     return None if entry is None else entry.kind.decode(values)
 
 
-def pressed(action: ButtonAction) -> Pressed[Any]:
+def entry_of(action: ButtonAction) -> Pressed[Any]:
     """The entry of an action's kind (one ``parse_action`` read)."""
     return _BY_CODE[action.code]

@@ -6,7 +6,7 @@ import pytest
 
 from bot.core import actions
 from bot.core.action_data import ButtonAction
-from bot.core.routes import PRESSES, parse_action, pressed
+from bot.core.routes import PRESSES, entry_of, parse_action
 
 # Data as the bot wrote it before the table: buttons already in chats must keep working.
 WRITTEN: list[tuple[ButtonAction, str]] = [
@@ -70,7 +70,7 @@ def test_every_kind_round_trips_through_the_table_byte_for_byte(
     assert action.encode() == data
     parsed = parse_action(data)
     assert parsed == action
-    assert pressed(action).kind is type(action)
+    assert entry_of(action).kind is type(action)
 
 
 def test_the_examples_cover_every_entry() -> None:
