@@ -9,7 +9,7 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from bot.core.dialogs import order
-from bot.core.dispatch import answering, dispatch, then
+from bot.core.dispatch import after_answer, answering, dispatch
 from bot.core.events import Event, Origin, UserKey
 from bot.core.forms import OrderChoices
 from bot.core.home import home_screen
@@ -46,7 +46,7 @@ class Conversations:
 
         turn = await self._turn(origin, event, at_once, admission)
         await present(presenter, turn.effects)
-        await then(turn)
+        await after_answer(turn)
 
     async def handle(
         self, origin: Origin, event: Event, *, at_once: AtOnce | None = None
@@ -54,7 +54,7 @@ class Conversations:
         """The effects that answer one event (the caller shows them); ``at_once`` carries out
         urgent effects early."""
         turn = await self._turn(origin, event, at_once)
-        await then(turn)
+        await after_answer(turn)
         return turn.effects
 
     async def _turn(

@@ -26,13 +26,13 @@ from bot.core.routes import COMMANDS, REPLIES, entry_of, parse_action
 from bot.core.turn import Turn
 from storage.states import Awaiting
 
-__all__ = ["answering", "dispatch", "then"]
+__all__ = ["after_answer", "answering", "dispatch"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-async def then(turn: Turn) -> None:
+async def after_answer(turn: Turn) -> None:
     """Do the work a turn left for after its answer; a failure there is logged, not shown."""
     for work in turn.later:
         try:
