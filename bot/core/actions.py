@@ -1,8 +1,7 @@
-"""Typed button actions, serialised to at most 64 bytes and parsed back with validation.
+"""The button actions, each kind once: its code, its fields and the patterns they match.
 
-Telegram caps ``callback_data`` at 64 bytes, and anything a client sends back
-may have been tampered with, so ``parse_action`` accepts only the exact shapes
-written by ``ButtonAction.encode``.
+A new kind is a class here and its entry in ``PRESSES`` (``bot.core.routes``). No ``__all__``
+lists the kinds again: this module's public names are the kinds and ``fits_in_button``.
 """
 
 from __future__ import annotations
@@ -10,52 +9,11 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import ClassVar
 
-__all__ = [
-    "MAX_ACTION_BYTES",
-    "Abort",
-    "Action",
-    "AddClient",
-    "ButtonAction",
-    "ChangeChoices",
-    "ChooseLanguage",
-    "ClientArticles",
-    "ClientDefaults",
-    "ClientSearch",
-    "ClientSite",
-    "ClientSize",
-    "ClientTone",
-    "Confirm",
-    "ConnectSite",
-    "ExportArticles",
-    "OpenArticle",
-    "OrderAgain",
-    "OtherTone",
-    "OwnedAction",
-    "PickClient",
-    "PickSite",
-    "PickSize",
-    "PickTarget",
-    "PickTone",
-    "PlanAction",
-    "PublishDraft",
-    "RemoveClient",
-    "RemoveSite",
-    "SavePlan",
-    "ShowPage",
-    "SpendingCsv",
-    "SwitchAccount",
-    "fits_in_button",
-    "parse_action",
-]
+from bot.core.action_data import DRAFT_ID, REQUEST_ID, SMALL_INT, ButtonAction, OwnedAction
 
-MAX_ACTION_BYTES = 64
-_SEPARATOR = "|"
-_DRAFT_ID = re.compile(r"[A-Za-z0-9_-]{6,12}")
-_REQUEST_ID = re.compile(r"[A-Za-z0-9_.:-]{1,48}")
-_SMALL_INT = re.compile(r"\d{1,9}")
 _LANGUAGE = re.compile(r"tr|en")
 _YES_NO = re.compile(r"[01]")
 _PLAN_OPERATION = re.compile(r"[prdyn]")
@@ -66,27 +24,11 @@ _WORDS = re.compile(r"[A-Za-z0-9_-]{1,60}")
 
 
 @dataclass(frozen=True, slots=True)
-class ButtonAction:
-    """Base of the actions; ``code`` names the kind inside the serialised data."""
-
-    code: ClassVar[str]
-    patterns: ClassVar[tuple[re.Pattern[str], ...]]
-
-    def encode(self) -> str:
-        """The action as button data."""
-        values = [str(getattr(self, item.name)) for item in fields(self)]
-        data = _SEPARATOR.join([self.code, *values])
-        if len(data.encode()) > MAX_ACTION_BYTES:
-            raise ValueError(f"action data over {MAX_ACTION_BYTES} bytes: {data!r}")
-        return data
-
-
-@dataclass(frozen=True, slots=True)
 class PickTone(ButtonAction):
     """Choose the tone of a draft."""
 
     code: ClassVar[str] = "t"
-    patterns = (_DRAFT_ID, _SMALL_INT)
+    patterns = (DRAFT_ID, SMALL_INT)
     draft_id: str
     tone: int
 
@@ -96,7 +38,7 @@ class PickSize(ButtonAction):
     """Choose the size of a draft."""
 
     code: ClassVar[str] = "s"
-    patterns = (_DRAFT_ID, _SMALL_INT)
+    patterns = (DRAFT_ID, SMALL_INT)
     draft_id: str
     size: int
 
@@ -106,7 +48,7 @@ class Confirm(ButtonAction):
     """Confirm (and pay for) a draft: the purchase button."""
 
     code: ClassVar[str] = "ok"
-    patterns = (_DRAFT_ID,)
+    patterns = (DRAFT_ID,)
     draft_id: str
 
 
@@ -115,15 +57,8 @@ class Abort(ButtonAction):
     """Drop a draft before it is submitted."""
 
     code: ClassVar[str] = "no"
-    patterns = (_DRAFT_ID,)
+    patterns = (DRAFT_ID,)
     draft_id: str
-
-
-@dataclass(frozen=True, slots=True)
-class OwnedAction(ButtonAction):
-    """An action only its owner, the chat user who was shown it, may take."""
-
-    owner: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +66,7 @@ class ShowPage(OwnedAction):
     """Show a page of the owner's article list."""
 
     code: ClassVar[str] = "pg"
-    patterns = (_SMALL_INT, _SMALL_INT)
+    patterns = (SMALL_INT, SMALL_INT)
     page: int
 
 
@@ -139,7 +74,7 @@ class ShowPage(OwnedAction):
 class _OnArticle(OwnedAction):
     """An action on one article of the owner, named by its upstream id."""
 
-    patterns = (_SMALL_INT, _REQUEST_ID)
+    patterns = (SMALL_INT, REQUEST_ID)
     request_id: str
 
 
@@ -156,7 +91,7 @@ class ExportArticles(OwnedAction):
     last 30 days."""
 
     code: ClassVar[str] = "zp"
-    patterns = (_SMALL_INT, _SMALL_INT)
+    patterns = (SMALL_INT, SMALL_INT)
     page: int
 
 
@@ -179,7 +114,7 @@ class ChooseLanguage(OwnedAction):
     """Switch the owner's language."""
 
     code: ClassVar[str] = "ln"
-    patterns = (_SMALL_INT, _LANGUAGE)
+    patterns = (SMALL_INT, _LANGUAGE)
     language: str
 
 
@@ -188,7 +123,7 @@ class SwitchAccount(OwnedAction):
     """Log the owner in to another account (1), or keep the current one (0)."""
 
     code: ClassVar[str] = "sw"
-    patterns = (_SMALL_INT, _YES_NO)
+    patterns = (SMALL_INT, _YES_NO)
     switch: int
 
 
@@ -197,7 +132,7 @@ class PickClient(ButtonAction):
     """Choose the client of a draft (0: none)."""
 
     code: ClassVar[str] = "pc"
-    patterns = (_DRAFT_ID, _SMALL_INT)
+    patterns = (DRAFT_ID, SMALL_INT)
     draft_id: str
     client: int
 
@@ -207,7 +142,7 @@ class ChangeChoices(ButtonAction):
     """Pick another tone and size than a client's defaults gave a draft."""
 
     code: ClassVar[str] = "cc"
-    patterns = (_DRAFT_ID,)
+    patterns = (DRAFT_ID,)
     draft_id: str
 
 
@@ -216,14 +151,14 @@ class AddClient(OwnedAction):
     """Ask the owner for the name of a new client."""
 
     code: ClassVar[str] = "ca"
-    patterns = (_SMALL_INT,)
+    patterns = (SMALL_INT,)
 
 
 @dataclass(frozen=True, slots=True)
 class _OnClient(OwnedAction):
     """An action on one client of the owner."""
 
-    patterns = (_SMALL_INT, _SMALL_INT)
+    patterns = (SMALL_INT, SMALL_INT)
     client: int
 
 
@@ -239,7 +174,7 @@ class RemoveClient(OwnedAction):
     """Remove a client, once the owner confirms; its past orders keep it."""
 
     code: ClassVar[str] = "cr"
-    patterns = (_SMALL_INT, _SMALL_INT, _REMOVAL_STEP)
+    patterns = (SMALL_INT, SMALL_INT, _REMOVAL_STEP)
     client: int
     step: str = "a"
 
@@ -277,7 +212,7 @@ class ClientArticles(OwnedAction):
     """Show a page of the owner's article list narrowed to one client."""
 
     code: ClassVar[str] = "cl"
-    patterns = (_SMALL_INT, _SMALL_INT, _SMALL_INT)
+    patterns = (SMALL_INT, SMALL_INT, SMALL_INT)
     client: int
     page: int
 
@@ -287,7 +222,7 @@ class ClientSearch(OwnedAction):
     """Show the owner's search results narrowed to one client; the search's words ride along."""
 
     code: ClassVar[str] = "cq"
-    patterns = (_SMALL_INT, _SMALL_INT, _WORDS)
+    patterns = (SMALL_INT, SMALL_INT, _WORDS)
     client: int
     words: str
 
@@ -316,7 +251,7 @@ class ClientTone(OwnedAction):
     """A client's default tone is chosen; the sizes follow."""
 
     code: ClassVar[str] = "ct"
-    patterns = (_SMALL_INT, _SMALL_INT, _SMALL_INT)
+    patterns = (SMALL_INT, SMALL_INT, SMALL_INT)
     client: int
     tone: int
 
@@ -326,7 +261,7 @@ class ClientSize(OwnedAction):
     """A client's default tone and size are chosen."""
 
     code: ClassVar[str] = "cz"
-    patterns = (_SMALL_INT, _SMALL_INT, _SMALL_INT, _SMALL_INT)
+    patterns = (SMALL_INT, SMALL_INT, SMALL_INT, SMALL_INT)
     client: int
     tone: int
     size: int
@@ -337,7 +272,7 @@ class SpendingCsv(OwnedAction):
     """Send the owner a CSV of every order the bot placed for them."""
 
     code: ClassVar[str] = "cv"
-    patterns = (_SMALL_INT,)
+    patterns = (SMALL_INT,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,7 +280,7 @@ class SavePlan(ButtonAction):
     """Save the plan written in a draft (the plan's summary's ``Onayla``); it charges nothing."""
 
     code: ClassVar[str] = "pl"
-    patterns = (_DRAFT_ID,)
+    patterns = (DRAFT_ID,)
     draft_id: str
 
 
@@ -354,7 +289,7 @@ class PickSite(ButtonAction):
     """Send a plan's articles to the chat it is made in and to its client's site."""
 
     code: ClassVar[str] = "ts"
-    patterns = (_DRAFT_ID,)
+    patterns = (DRAFT_ID,)
     draft_id: str
 
 
@@ -364,7 +299,7 @@ class PickTarget(ButtonAction):
     chat the plan is made in."""
 
     code: ClassVar[str] = "tg"
-    patterns = (_DRAFT_ID, _SMALL_INT)
+    patterns = (DRAFT_ID, SMALL_INT)
     draft_id: str
     target: int
 
@@ -375,98 +310,11 @@ class PlanAction(OwnedAction):
     (y) or given up (n)."""
 
     code: ClassVar[str] = "pa"
-    patterns = (_SMALL_INT, _SMALL_INT, _PLAN_OPERATION)
+    patterns = (SMALL_INT, SMALL_INT, _PLAN_OPERATION)
     plan: int
     operation: str
 
 
-Action = (
-    PickTone
-    | PickSize
-    | Confirm
-    | Abort
-    | ShowPage
-    | OpenArticle
-    | ExportArticles
-    | OrderAgain
-    | OtherTone
-    | ChooseLanguage
-    | SwitchAccount
-    | SavePlan
-    | PickTarget
-    | PlanAction
-    | PickClient
-    | ChangeChoices
-    | AddClient
-    | ClientDefaults
-    | RemoveClient
-    | ClientArticles
-    | ClientSearch
-    | ClientTone
-    | ClientSize
-    | SpendingCsv
-    | ClientSite
-    | ConnectSite
-    | RemoveSite
-    | PublishDraft
-    | PickSite
-)
-_KINDS: dict[str, type[ButtonAction]] = {
-    kind.code: kind
-    for kind in (
-        PickTone,
-        PickSize,
-        Confirm,
-        Abort,
-        ShowPage,
-        OpenArticle,
-        ExportArticles,
-        OrderAgain,
-        OtherTone,
-        ChooseLanguage,
-        SwitchAccount,
-        SavePlan,
-        PickTarget,
-        PlanAction,
-        PickClient,
-        ChangeChoices,
-        AddClient,
-        ClientDefaults,
-        RemoveClient,
-        ClientArticles,
-        ClientSearch,
-        ClientTone,
-        ClientSize,
-        SpendingCsv,
-        ClientSite,
-        ConnectSite,
-        RemoveSite,
-        PublishDraft,
-        PickSite,
-    )
-}
-
-
 def fits_in_button(request_id: str) -> bool:
     """Whether an upstream id can travel inside the buttons of an earlier article."""
-    return _REQUEST_ID.fullmatch(request_id) is not None
-
-
-def parse_action(data: str) -> Action | None:
-    """The action in button data, or None when it is not one this bot wrote."""
-    # Everything this bot writes is ASCII; anything else (a lone surrogate even) is not ours.
-    if not data.isascii() or len(data) > MAX_ACTION_BYTES:
-        return None
-    code, *values = data.split(_SEPARATOR)
-    kind = _KINDS.get(code)
-    if kind is None or len(values) != len(kind.patterns):
-        return None
-    if not all(p.fullmatch(v) for p, v in zip(kind.patterns, values, strict=True)):
-        return None
-    typed = [
-        int(value) if item.type in (int, "int") else value
-        for item, value in zip(fields(kind), values, strict=True)
-    ]
-    action = kind(*typed)
-    assert isinstance(action, Action)
-    return action
+    return REQUEST_ID.fullmatch(request_id) is not None

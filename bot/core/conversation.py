@@ -1,83 +1,18 @@
-"""Routes each chat event to its dialog and turns known failures into plain messages.
+"""The core's entry point for every adapter: one event of a chat user in, its answer out.
 
-The tables at the end show what answers what: commands, awaited replies,
-and (in ``_pressed``) button actions.
+What answers what is in ``bot.core.routes``; ``bot.core.dispatch`` runs a turn's event
+through it.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
-
 from sqlmodel import Session
 
-from bot.api import ArticleApiError, RateLimited, ServiceUnavailable, TokenRejected
-from bot.core.actions import (
-    Abort,
-    Action,
-    AddClient,
-    ChangeChoices,
-    ChooseLanguage,
-    ClientArticles,
-    ClientDefaults,
-    ClientSearch,
-    ClientSize,
-    ClientTone,
-    Confirm,
-    ExportArticles,
-    OpenArticle,
-    OrderAgain,
-    OtherTone,
-    OwnedAction,
-    PickClient,
-    PickSite,
-    PickSize,
-    PickTarget,
-    PickTone,
-    PlanAction,
-    RemoveClient,
-    SavePlan,
-    ShowPage,
-    SpendingCsv,
-    SwitchAccount,
-    parse_action,
-)
-from bot.core.dialogs import (
-    articles,
-    balance,
-    cancel,
-    clients,
-    help,
-    language,
-    login,
-    order,
-    reorder,
-    shared,
-    sites,
-    spending,
-    status,
-    topic,
-)
-from bot.core.errors import DraftClosed, LoginThrottled, NotLoggedIn, SessionExpired
-from bot.core.events import (
-    Command,
-    Event,
-    LoginForm,
-    OrderForm,
-    Origin,
-    Press,
-    SiteForm,
-    Text,
-    Unsupported,
-    Upload,
-    UserKey,
-)
+from bot.core.dialogs import order
+from bot.core.dispatch import after_answer, answering, dispatch
+from bot.core.events import Event, Origin, UserKey
 from bot.core.forms import OrderChoices
 from bot.core.home import home_screen
-from bot.core.plans import listing as plan_listing
-from bot.core.plans import making as plan_making
-from bot.core.plans import summary as plan_summary
 from bot.core.presenter import Presenter, present
 from bot.core.screens import Effect, Screen
 from bot.core.sharing import InlineAnswer, inline_answer
@@ -85,15 +20,9 @@ from bot.core.texts import LANGUAGES
 from bot.core.turn import Admission, AtOnce, CoreServices, Turn, language_of
 from storage import Transaction, bookkeeping, drafts, jobs, targets, users
 from storage.models import ChatUser
-from storage.states import Awaiting, JobStatus
+from storage.states import JobStatus
 
-__all__ = ["COMMANDS", "Admission", "Conversations", "OrderChoices"]
-
-log = logging.getLogger(__name__)
-T = TypeVar("T")
-
-CommandHandler = Callable[[Turn, Command], Awaitable[None]]
-ReplyHandler = Callable[[Turn, Text], Awaitable[None]]
+__all__ = ["Admission", "Conversations", "OrderChoices"]
 
 
 class Conversations:
@@ -117,7 +46,7 @@ class Conversations:
 
         turn = await self._turn(origin, event, at_once, admission)
         await present(presenter, turn.effects)
-        await _then(turn)
+        await after_answer(turn)
 
     async def handle(
         self, origin: Origin, event: Event, *, at_once: AtOnce | None = None
@@ -125,7 +54,7 @@ class Conversations:
         """The effects that answer one event (the caller shows them); ``at_once`` carries out
         urgent effects early."""
         turn = await self._turn(origin, event, at_once)
-        await _then(turn)
+        await after_answer(turn)
         return turn.effects
 
     async def _turn(
@@ -136,7 +65,7 @@ class Conversations:
         admission: Admission | None = None,
     ) -> Turn:
         turn = await self._started(origin, admission, at_once)
-        await _answering(turn, type(event).__name__, _dispatch(turn, event))
+        await answering(turn, type(event).__name__, dispatch(turn, event))
         return turn
 
     def refusal(self, origin: Origin, event: Event | None = None) -> list[Effect] | None:
@@ -159,7 +88,7 @@ class Conversations:
     async def order_form(self, origin: Origin) -> OrderChoices | list[Effect]:
         """The tones and sizes for an order form, or the answer to show instead (log in first)."""
         turn = Turn(self.services, origin, await self._user(origin))
-        choices = await _answering(turn, "order form", order.choices(turn))
+        choices = await answering(turn, "order form", order.choices(turn))
         return turn.effects if choices is None else choices
 
     async def inline_articles(
@@ -167,7 +96,7 @@ class Conversations:
     ) -> InlineAnswer:
         """The user's finished articles to share into any chat (Telegram's inline mode)."""
         turn = await self._started(origin, admission)
-        answer = await _answering(turn, "inline query", inline_answer(turn, query, offset))
+        answer = await answering(turn, "inline query", inline_answer(turn, query, offset))
         # A failure there has no chat to be told in: the user sees no results.
         return answer or InlineAnswer()
 
@@ -313,174 +242,3 @@ def _keep_language(transaction: Transaction, user: ChatUser, origin: Origin) -> 
         assert user.id is not None
         users.set_locale(transaction, user_id=user.id, locale=hinted)
         user.locale = hinted
-
-
-async def _then(turn: Turn) -> None:
-    """Do the work a turn left for after its answer; a failure there is logged, not shown."""
-    for work in turn.later:
-        try:
-            await work()
-        # The answer is out already: what follows it must not turn into an error message.
-        except Exception:
-            log.exception("after answering chat user %s", turn.user_id)
-
-
-async def _answering(turn: Turn, what: str, work: Awaitable[T]) -> T | None:
-    """Run a dialog's work; a known failure becomes a plain message, any other is logged."""
-    try:
-        return await work
-    except DraftClosed:
-        turn.notice(turn.texts.stale_button)
-    except SessionExpired:
-        turn.say(turn.texts.session_expired)
-    except (NotLoggedIn, TokenRejected):
-        turn.say(turn.texts.need_login)
-    except LoginThrottled:
-        turn.say(turn.texts.login_throttled)
-    except RateLimited:
-        turn.say(turn.texts.service_busy)
-    except ServiceUnavailable:
-        turn.say(turn.texts.service_down)
-    except ArticleApiError as err:
-        log.warning("upstream answered %s: %s", type(err).__name__, err)
-        turn.say(turn.texts.service_confused)
-    except Exception:
-        # The one boundary of every dialog: the effects so far (a password's deletion among
-        # them) must still be carried out, and the user told, whatever went wrong.
-        log.exception("%s of chat user %s failed", what, turn.user_id)
-        turn.say(turn.texts.something_broke)
-    return None
-
-
-async def _dispatch(turn: Turn, event: Event) -> None:
-    match event:
-        case Command(name=name, message_id=message_id):
-            if turn.user.awaiting in (Awaiting.PASSWORD, Awaiting.SITE_PASSWORD):
-                # It may be the password itself, typed with a leading slash.
-                await turn.delete(message_id)
-            # A command ends whatever input was awaited, then runs.
-            turn.interrupted = turn.user.awaiting
-            if turn.user.awaiting is not None:
-                await turn.expect(None)
-            handler = COMMANDS.get(name.lower())
-            if handler is None:
-                turn.say(turn.texts.unknown_command)
-                return
-            await handler(turn, event)
-        case Text():
-            awaited = turn.user.awaiting
-            reply = REPLIES.get(awaited) if awaited is not None else None
-            if reply is None:
-                turn.say(turn.texts.unknown_input)
-                return
-            await reply(turn, event)
-        case Press(data=data):
-            await _pressed(turn, event, data)
-        case LoginForm():
-            await login.login_submitted(turn, event)
-        case OrderForm():
-            await order.form_submitted(turn, event)
-        case SiteForm():
-            await sites.site_form_submitted(turn, event)
-        case Upload():
-            await order.file_sent(turn, event)
-        case Unsupported():
-            turn.say(turn.texts.unknown_input)
-
-
-async def _pressed(turn: Turn, press: Press, data: str) -> None:
-    action = parse_action(data)
-    # In a group everyone sees the buttons; a draft's own are checked against the draft.
-    if isinstance(action, OwnedAction) and action.owner != turn.user_id:
-        turn.notice(turn.texts.not_your_button)
-        return
-    match action:
-        case PickTone() as action:
-            await order.tone_picked(turn, action, press)
-        case PickSize() as action:
-            await order.size_picked(turn, action, press)
-        case Confirm() as action:
-            await order.confirmed(turn, action, press)
-        case Abort() as action:
-            await order.order_aborted(turn, action, press)
-        case ShowPage() as action:
-            await articles.page_shown(turn, action, press)
-        case OpenArticle() as action:
-            await articles.article_opened(turn, action, press)
-        case ExportArticles() as action:
-            await articles.archive_pressed(turn, action, press)
-        case OrderAgain() | OtherTone() as action:
-            await reorder.again_pressed(turn, action)
-        case ChooseLanguage() as action:
-            await language.language_chosen(turn, action, press)
-        case SwitchAccount() as action:
-            await login.switch_chosen(turn, action, press)
-        case PickClient() as action:
-            await order.client_picked(turn, action, press)
-        case ChangeChoices() as action:
-            await order.choices_changed(turn, action, press)
-        case SavePlan() as action:
-            await plan_summary.plan_saved(turn, action, press)
-        case PickTarget() | PickSite() as action:
-            await plan_making.target_picked(turn, action, press)
-        case PlanAction() as action:
-            await plan_listing.plan_pressed(turn, action, press)
-        case _:
-            await _pressed_for_clients(turn, action, press)
-
-
-async def _pressed_for_clients(turn: Turn, action: Action | None, press: Press) -> None:
-    """The buttons of /musteriler, a list narrowed to one client, and the spending CSV."""
-    match action:
-        case AddClient() as action:
-            await clients.add_pressed(turn, action, press)
-        case ClientDefaults() as action:
-            await clients.defaults_pressed(turn, action, press)
-        case ClientTone() as action:
-            await clients.default_tone_picked(turn, action, press)
-        case ClientSize() as action:
-            await clients.default_size_picked(turn, action, press)
-        case RemoveClient() as action:
-            await clients.remove_pressed(turn, action, press)
-        case ClientArticles() as action:
-            await articles.client_articles_shown(turn, action, press)
-        case ClientSearch() as action:
-            await articles.client_search_shown(turn, action, press)
-        case SpendingCsv() as action:
-            await spending.csv_pressed(turn, action, press)
-        case _:
-            await sites.site_pressed(turn, action, press)
-
-
-COMMANDS: dict[str, CommandHandler] = {
-    # A deep link's payload (a shared article, the inline answer's login) comes with /start.
-    "start": shared.start,
-    "yardim": help.show_help,
-    "giris": login.start_login,
-    "cikis": login.log_out,
-    "yaz": order.start_order,
-    "toplu": order.start_bulk,
-    "bakiye": balance.show_balance,
-    "harcamalar": spending.show_spending,
-    "makalelerim": articles.list_articles,
-    "konu": topic.start_topic,
-    "iptal": cancel.cancel,
-    "dil": language.choose_language,
-    "takvim": plan_making.start_plan,
-    "musteriler": clients.list_clients,
-    # Only in the admin chat; anywhere else it answers as an unknown command does.
-    "durum": status.show_status,
-}
-
-REPLIES: dict[Awaiting, ReplyHandler] = {
-    Awaiting.EMAIL: login.email_entered,
-    Awaiting.PASSWORD: login.password_entered,
-    Awaiting.TITLE: order.title_entered,
-    Awaiting.BULK_TITLES: order.bulk_titles_entered,
-    Awaiting.TOPIC: topic.topic_entered,
-    Awaiting.PLAN_TITLES: order.bulk_titles_entered,
-    Awaiting.CLIENT_NAME: clients.client_name_entered,
-    Awaiting.SITE_URL: sites.site_url_entered,
-    Awaiting.SITE_USERNAME: sites.site_username_entered,
-    Awaiting.SITE_PASSWORD: sites.site_password_entered,
-}

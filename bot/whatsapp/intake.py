@@ -17,7 +17,7 @@ from typing import Any
 
 from pywa_async.client import WhatsApp
 
-from bot.core.conversation import COMMANDS, Conversations
+from bot.core.conversation import Conversations
 from bot.core.events import (
     ChatAddress,
     Command,
@@ -33,6 +33,7 @@ from bot.core.inflight import InFlight
 from bot.core.ports import MessengerError
 from bot.core.presenter import present
 from bot.core.richtext import paragraph
+from bot.core.routes import COMMANDS
 from bot.core.screens import Screen
 from bot.core.texts import texts_for
 from bot.core.title_files import MAX_FILE_BYTES

@@ -6,10 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.core.action_data import MAX_ACTION_BYTES, ButtonAction
 from bot.core.actions import (
-    MAX_ACTION_BYTES,
     Abort,
-    ButtonAction,
     ChooseLanguage,
     ClientSearch,
     Confirm,
@@ -17,8 +16,8 @@ from bot.core.actions import (
     PickSize,
     PickTone,
     ShowPage,
-    parse_action,
 )
+from bot.core.routes import parse_action
 
 EXAMPLES: list[ButtonAction] = [
     PickTone("abcDEF12", 5),

@@ -15,8 +15,8 @@ from decimal import Decimal
 import pytest
 
 from bot.api import Article, ArticleStatus, ServiceUnavailable
+from bot.core.action_data import ButtonAction
 from bot.core.actions import (
-    ButtonAction,
     ChooseLanguage,
     ExportArticles,
     OpenArticle,

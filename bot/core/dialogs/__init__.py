@@ -1,1 +1,1 @@
-"""The dialogs, one module per command family; ``bot.core.conversation`` routes to them."""
+"""The dialogs, one module per command family; the tables of ``bot.core.routes`` name them."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bot.core.actions import OrderAgain, OtherTone
 from bot.core.dialogs import articles, low_balance, order
+from bot.core.events import Press
 from bot.core.forms import title_problem
 from bot.core.inputs import one_line
 from bot.core.turn import Turn
@@ -16,7 +17,7 @@ from storage import jobs
 __all__ = ["again_pressed"]
 
 
-async def again_pressed(turn: Turn, action: OrderAgain | OtherTone) -> None:
+async def again_pressed(turn: Turn, action: OrderAgain | OtherTone, press: Press) -> None:
     """Start the new order: straight to its summary, or to the tone when another is wanted;
     then warn of a low balance."""
     await turn.services.accounts.require(turn.user_id)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from bot.core.actions import Action, ClientSite, ConnectSite, PublishDraft, RemoveSite
+from bot.core.actions import ClientSite, ConnectSite, PublishDraft, RemoveSite
 from bot.core.clients import Client
 from bot.core.dialogs.clients import live_client
 from bot.core.events import Press, SiteForm, Text
@@ -25,6 +25,7 @@ from storage import jobs
 from storage.states import Awaiting
 
 __all__ = [
+    "publish_pressed",
     "site_form_submitted",
     "site_password_entered",
     "site_pressed",
@@ -48,18 +49,13 @@ def _sites(turn: Turn) -> ClientSites:
     return turn.services.sites
 
 
-async def site_pressed(turn: Turn, action: Action | None, press: Press) -> None:
-    """The buttons of a client's site and ``WordPress'e taslak``; any other is stale."""
-    match action:
-        case ClientSite() | ConnectSite() | RemoveSite() as action:
-            client = await live_client(turn, action.client)
-            if client is not None:
-                await _on_client(turn, action, client, press)
-        case PublishDraft() as action:
-            await _publish(turn, action)
-        case _:
-            # Stale, foreign or tampered data: a notice, and nothing else happens.
-            turn.notice(turn.texts.stale_button)
+async def site_pressed(
+    turn: Turn, action: ClientSite | ConnectSite | RemoveSite, press: Press
+) -> None:
+    """The buttons of a client's site: show it, ask for one, or forget it."""
+    client = await live_client(turn, action.client)
+    if client is not None:
+        await _on_client(turn, action, client, press)
 
 
 async def _on_client(
@@ -178,7 +174,7 @@ async def _connect(turn: Turn, client: Client, address: str, username: str, pass
     turn.say(texts.connected.format(name=name, client=client.name))
 
 
-async def _publish(turn: Turn, action: PublishDraft) -> None:
+async def publish_pressed(turn: Turn, action: PublishDraft, press: Press) -> None:
     """Write the article as a draft on its client's site, and give the editor's link."""
     texts = turn.texts.sites
     job = await turn.store(lambda s: jobs.job_by_request_id(s, request_id=action.request_id))
