@@ -88,6 +88,16 @@ class Schedule:
             return at if at > t else None
         # CronTrigger answers "at or after", to the second.
         start = t.replace(microsecond=0) + timedelta(seconds=1)
+        fire = self._fire(start)
+        if fire is not None and _repeated(fire.astimezone(self.zone)):
+            # The clock went back over the run's time: it ran at its first showing.
+            fire = self._fire(fire + timedelta(seconds=1))
+        return fire
+
+    def _fire(self, start: datetime) -> datetime | None:
+        """The trigger's first time at or after ``start``, in UTC (where sums are of time
+        elapsed, not of the wall clock)."""
+        assert self._trigger is not None
         fire: datetime | None = self._trigger.get_next_fire_time(None, start)
         return fire.astimezone(UTC) if fire is not None else None
 
@@ -116,3 +126,8 @@ class Schedule:
             return cls.at(datetime.strptime(rest[0], _STORED_TIME), zone)
         hour, minute = rest[1].split(":")
         return cls.every(rest[0], int(hour), int(minute), zone)
+
+
+def _repeated(local: datetime) -> bool:
+    """Whether a wall-clock time is its second showing, the clock having gone back over it."""
+    return local.fold == 1 and local.replace(fold=0).utcoffset() != local.utcoffset()
