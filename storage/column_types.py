@@ -73,7 +73,7 @@ class StrEnumType(TypeDecorator[E]):
 
 class ScheduleType(TypeDecorator[Schedule]):
     """A plan's ``Schedule`` stored in a plain string column as its ``encode`` form, read back
-    as the value, its zone and trigger made once as the row is loaded."""
+    as the value, its zone found once as the row is loaded."""
 
     impl = String
     cache_ok = True

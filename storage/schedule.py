@@ -36,18 +36,9 @@ class Schedule:
     minute: int
     once: datetime | None = None
     days: str = DAILY
-    # Made once with the value: the same trigger answers every next_after.
+    # Made at the first next_after, then kept: loading a row costs no trigger, asking again
+    # builds none.
     _trigger: CronTrigger | None = field(init=False, default=None, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if self.once is None:
-            trigger = CronTrigger(
-                day_of_week=None if self.days == DAILY else self.days,
-                hour=self.hour,
-                minute=self.minute,
-                timezone=self.zone,
-            )
-            object.__setattr__(self, "_trigger", trigger)
 
     @classmethod
     def __get_pydantic_core_schema__(
@@ -82,8 +73,7 @@ class Schedule:
     def next_after(self, t: datetime) -> datetime | None:
         """The first run strictly after ``t`` (aware), in UTC; None when there is none (a
         one-time plan whose time has passed)."""
-        if self._trigger is None:
-            assert self.once is not None
+        if self.once is not None:
             at = self.once.replace(tzinfo=self.zone).astimezone(UTC)
             return at if at > t else None
         # CronTrigger answers "at or after", to the second.
@@ -97,6 +87,14 @@ class Schedule:
     def _fire(self, start: datetime) -> datetime | None:
         """The trigger's first time at or after ``start``, in UTC (where sums are of time
         elapsed, not of the wall clock)."""
+        if self._trigger is None:
+            trigger = CronTrigger(
+                day_of_week=None if self.days == DAILY else self.days,
+                hour=self.hour,
+                minute=self.minute,
+                timezone=self.zone,
+            )
+            object.__setattr__(self, "_trigger", trigger)
         assert self._trigger is not None
         fire: datetime | None = self._trigger.get_next_fire_time(None, start)
         return fire.astimezone(UTC) if fire is not None else None
