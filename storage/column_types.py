@@ -10,7 +10,9 @@ from sqlalchemy import DateTime, String
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator
 
-__all__ = ["StrEnumType", "UTCDateTime"]
+from storage.schedule import Schedule
+
+__all__ = ["ScheduleType", "StrEnumType", "UTCDateTime"]
 
 E = TypeVar("E", bound=enum.StrEnum)
 
@@ -67,3 +69,23 @@ class StrEnumType(TypeDecorator[E]):
     def process_result_value(self, value: str | None, dialect: Dialect) -> E | None:
         """Turn the stored value back into its member."""
         return None if value is None else self.enum_class(value)
+
+
+class ScheduleType(TypeDecorator[Schedule]):
+    """A plan's ``Schedule`` stored in a plain string column as its ``encode`` form, read back
+    as the value, its zone found once as the row is loaded."""
+
+    impl = String
+    cache_ok = True
+
+    def __init__(self, length: int) -> None:
+        super().__init__(length)
+        self.length = length
+
+    def process_bind_param(self, value: Schedule | None, dialect: Dialect) -> str | None:
+        """Store the schedule's string form."""
+        return None if value is None else value.encode()
+
+    def process_result_value(self, value: str | None, dialect: Dialect) -> Schedule | None:
+        """Read the stored form back into the value."""
+        return None if value is None else Schedule.decode(value)

@@ -11,7 +11,8 @@ from decimal import Decimal
 from sqlalchemy import JSON, Column, Index, Integer, Numeric, String, Text, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
-from storage.column_types import StrEnumType, UTCDateTime
+from storage.column_types import ScheduleType, StrEnumType, UTCDateTime
+from storage.schedule import Schedule
 from storage.states import Awaiting, DraftKind, DraftStep, JobStatus, PlanStatus, RunStatus
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "PlanStatus",
     "ProcessedUpdate",
     "RunStatus",
+    "Schedule",
     "SlackInstallation",
     "SlackOAuthState",
     "UpstreamSession",
@@ -346,8 +348,9 @@ class Plan(SQLModel, table=True):
         default=None, foreign_key="draft.id", sa_type=String(12), index=True, ondelete="SET NULL"
     )
     status: PlanStatus = Field(default=PlanStatus.MAKING, sa_type=StrEnumType(PlanStatus, 12))
-    rhythm: str = Field(sa_type=String(64))
-    time_zone: str = Field(sa_type=String(64))
+    # When it runs, in the zone it was written in: its rhythm (up to 38 characters) and its
+    # zone's name (up to 32) in one column, read back as the value.
+    schedule: Schedule = Field(sa_type=ScheduleType(96))
     titles: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     title_choices: list[list[int | None]] | None = Field(
         default=None, sa_column=Column(JSON, nullable=True)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
-from storage.models import Plan, PlanStatus
+from storage.models import Plan, PlanStatus, Schedule
 
 __all__ = ["saved_plan"]
 
@@ -14,8 +15,7 @@ def saved_plan(user_id: int, title: str, at: datetime, *, platform: str, chat_id
     return Plan(
         chat_user_id=user_id,
         status=PlanStatus.ACTIVE,
-        rhythm=f"once {at:%Y-%m-%dT%H:%M}",
-        time_zone="UTC",
+        schedule=Schedule.at(at, ZoneInfo("UTC")),
         titles=[title],
         tone=1,
         size=1,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import tzinfo
 from typing import TypeVar
+from zoneinfo import ZoneInfo
 
 from sqlmodel import Session
 
@@ -54,8 +54,8 @@ class CoreServices:
     # Each user's article list for a few seconds: inline mode and searches ask at each word.
     recent_articles: RecentArticles
     default_language: str = "tr"
-    # Where dates and months are counted (BOT_TIMEZONE).
-    zone: tzinfo = DEFAULT_ZONE
+    # Where dates and months are counted, and plans written (BOT_TIMEZONE).
+    zone: ZoneInfo = DEFAULT_ZONE
     # Each chat platform's rules (whether a password may be typed in its chats).
     platforms: Platforms = field(default_factory=Platforms)
     # The login by link, where PUBLIC_URL is set.

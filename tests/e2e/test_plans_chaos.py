@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
@@ -19,7 +20,7 @@ from bot.core.accounts import Accounts
 from bot.core.clock import system_clock
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox, running_sandbox
 from storage import Database, TokenCipher, generate_key, plans, users
-from storage.models import Plan, PlanStatus
+from storage.models import Plan, PlanStatus, Schedule
 from tests.e2e.bot_process import BotProcess, bot_processes
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.telegram_rig import TOKEN
@@ -90,8 +91,7 @@ async def plan_for(
     plan = Plan(
         chat_user_id=user_id,
         status=PlanStatus.ACTIVE,
-        rhythm=f"once {at:%Y-%m-%dT%H:%M}",
-        time_zone="UTC",
+        schedule=Schedule.at(at, ZoneInfo("UTC")),
         titles=[f"Takvim denemesi {chat_id}"],
         tone=1,
         size=1,

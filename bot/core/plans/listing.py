@@ -4,13 +4,10 @@ buttons that pause, resume and delete it."""
 from __future__ import annotations
 
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
 from bot.core.actions import PlanAction
 from bot.core.confirming import removal_question
 from bot.core.events import Press
-from bot.core.plans.rhythm import Rhythm
-from bot.core.plans.summary import zone_of
 from bot.core.plans.words import describe, examples, local_time
 from bot.core.richtext import bold, paragraph
 from bot.core.screens import Button, Screen
@@ -32,7 +29,7 @@ async def show_plans(turn: Turn, *, message_id: str | None = None) -> None:
     listed = await turn.store(lambda s: plans.plans_of_user(s, user_id=turn.user_id))
     calendar = turn.texts.calendar
     if not listed:
-        how = examples(turn.services.clock(), zone_of(turn), calendar)
+        how = examples(turn.services.clock(), turn.services.zone, calendar)
         turn.replace(message_id, Screen((paragraph(f"{calendar.none_yet}\n{how}"),)))
         return
     lines = [paragraph(bold(calendar.heading))]
@@ -47,11 +44,11 @@ async def show_plans(turn: Turn, *, message_id: str | None = None) -> None:
 
 def _line(texts: Texts, plan: Plan, number: int) -> str:
     calendar = texts.calendar
-    zone = ZoneInfo(plan.time_zone)
+    zone = plan.schedule.zone
     at = local_time(plan.next_run_at, zone, calendar) if plan.next_run_at else "-"
     line = calendar.line.format(
         number=number,
-        rhythm=describe(Rhythm.decode(plan.rhythm), calendar),
+        rhythm=describe(plan.schedule, calendar),
         next=at,
         left=len(plan.titles) - plan.next_title,
         target=plan.target_title or calendar.here,
@@ -80,9 +77,8 @@ def _buttons(turn: Turn, plan: Plan, number: int) -> tuple[Button, ...]:
 def resumed_at(plan: Plan, now: datetime) -> datetime | None:
     """When a resumed plan runs next: a repeating plan at its next time, a one-time plan at its
     time, or at once when that has passed while it was paused."""
-    rhythm = Rhythm.decode(plan.rhythm)
-    if rhythm.repeats:
-        return rhythm.next_run(ZoneInfo(plan.time_zone), now)
+    if plan.schedule.repeats:
+        return plan.schedule.next_after(now)
     stored = plan.next_run_at
     return stored if stored is not None and stored > now else now.replace(microsecond=0)
 
@@ -110,7 +106,7 @@ async def plan_pressed(turn: Turn, action: PlanAction, press: Press) -> None:
         moved = at is not None and await _move(
             turn, plan, PlanStatus.ACTIVE, (PlanStatus.PAUSED,), None, at
         )
-        shown = local_time(at, ZoneInfo(plan.time_zone), calendar) if at else "-"
+        shown = local_time(at, plan.schedule.zone, calendar) if at else "-"
         done = calendar.resumed.format(next=shown)
     else:
         moved = await _move(turn, plan, PlanStatus.DELETED, plans.LISTED, None)
@@ -149,7 +145,7 @@ async def _ask_delete(turn: Turn, plan: Plan, press: Press) -> None:
     calendar = turn.texts.calendar
     question = calendar.confirm_delete.format(
         number=number,
-        rhythm=describe(Rhythm.decode(plan.rhythm), calendar),
+        rhythm=describe(plan.schedule, calendar),
         left=len(plan.titles) - plan.next_title,
     )
     sure = PlanAction(turn.user_id, plan.id, _SURE).encode()

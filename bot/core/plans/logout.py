@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bot.core.plans.rhythm import Rhythm
 from bot.core.plans.words import describe
 from bot.core.richtext import Block, BulletList, Span, paragraph
 from bot.core.turn import Turn
@@ -26,7 +25,7 @@ async def pause_at_logout(turn: Turn) -> list[Block]:
         (
             Span(
                 calendar.logout_paused_line.format(
-                    rhythm=describe(Rhythm.decode(plan.rhythm), calendar),
+                    rhythm=describe(plan.schedule, calendar),
                     left=len(plan.titles) - plan.next_title,
                     target=plan.target_title or calendar.plan_chat,
                 )

@@ -11,7 +11,6 @@ from bot.core.events import Command, Press
 from bot.core.plans import listing
 from bot.core.plans.mistakes import unreadable_time
 from bot.core.plans.rhythm import read_rhythm
-from bot.core.plans.summary import zone_of
 from bot.core.plans.targets import HERE, usable_target
 from bot.core.plans.words import describe, tomorrow
 from bot.core.screens import Screen
@@ -35,22 +34,21 @@ async def start_plan(turn: Turn, command: Command) -> None:
     await turn.services.accounts.require(turn.user_id)
     calendar = turn.texts.calendar
     head, titles = rhythm_and_titles(command.args.strip())
-    rhythm = read_rhythm(head)
-    now, zone = turn.services.clock(), zone_of(turn)
-    if rhythm is None:
+    now, zone = turn.services.clock(), turn.services.zone
+    schedule = read_rhythm(head, zone)
+    if schedule is None:
         turn.say(unreadable_time(head, calendar, now, zone))
         return
-    if rhythm.next_run(zone, now) is None:
+    if schedule.next_after(now) is None:
         day = tomorrow(now, zone, calendar)
-        turn.say(calendar.in_the_past.format(time=describe(rhythm, calendar), tomorrow=day))
+        turn.say(calendar.in_the_past.format(time=describe(schedule, calendar), tomorrow=day))
         return
     draft = await order.new_draft(turn, DraftKind.PLAN)
     chat = turn.origin.chat
     plan = Plan(
         chat_user_id=turn.user_id,
         draft_id=draft.id,
-        rhythm=rhythm.encode(),
-        time_zone=str(zone_of(turn)),
+        schedule=schedule,
         platform=chat.platform,
         chat_id=chat.chat_id,
         thread_id=chat.thread_id,

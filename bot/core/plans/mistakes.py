@@ -5,9 +5,8 @@ one digit (``9:5``), a word that is no day, or a time without its day."""
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
+from datetime import date, datetime, tzinfo
 from enum import StrEnum
-from zoneinfo import ZoneInfo
 
 from bot.core.plans.rhythm import DAY_NAMES, EVERY_DAY
 from bot.core.plans.words import examples, tomorrow
@@ -73,7 +72,7 @@ def _is_date(day: str, month: str, year: str) -> bool:
     return len(year) == 4
 
 
-def unreadable_time(text: str, texts: CalendarTexts, now: datetime, zone: ZoneInfo) -> str:
+def unreadable_time(text: str, texts: CalendarTexts, now: datetime, zone: tzinfo) -> str:
     """The answer to a plan whose time cannot be read: what is wrong, then how to write it."""
     found = time_mistake(text)
     day = tomorrow(now, zone, texts)

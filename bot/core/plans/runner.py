@@ -14,7 +14,6 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from bot.api import ArticleApiError
 from bot.core import purchase
@@ -23,7 +22,6 @@ from bot.core.events import ChatAddress, Origin, UserKey
 from bot.core.plans.costs import titles_cost
 from bot.core.plans.logout import LOGGED_OUT
 from bot.core.plans.posts import publish_planned
-from bot.core.plans.rhythm import Rhythm
 from bot.core.plans.targets import refusal
 from bot.core.plans.words import local_time
 from bot.core.ports import MessengerError, PostingRefused
@@ -144,7 +142,7 @@ class Planner:
 
     def _logged_out(self, turn: Turn, plan: Plan, run: PlanRun) -> str:
         calendar = turn.texts.calendar
-        when = local_time(run.run_at, ZoneInfo(plan.time_zone), calendar)
+        when = local_time(run.run_at, plan.schedule.zone, calendar)
         return calendar.run_logged_out.format(time=when)
 
     async def _turn(self, plan: Plan) -> Turn:
@@ -165,9 +163,8 @@ class Planner:
         balance = await turn.upstream(self.services.api.balance)
         if balance < cost:
             calendar, texts = turn.texts.calendar, turn.texts
-            zone = ZoneInfo(plan.time_zone)
             text = calendar.run_low_balance.format(
-                time=local_time(run.run_at, zone, calendar),
+                time=local_time(run.run_at, plan.schedule.zone, calendar),
                 balance=texts.money(balance),
                 count=len(titles),
                 cost=texts.money(cost),
@@ -223,7 +220,7 @@ class Planner:
         # Recorded first, so a plan listed while its owner is being told shows its next run.
         await self._ordered(plan, run)
         calendar = turn.texts.calendar
-        when = local_time(run.run_at, ZoneInfo(plan.time_zone), calendar)
+        when = local_time(run.run_at, plan.schedule.zone, calendar)
         text = calendar.run_placed.format(time=when, placed=placed.text)
         if plan.target_chat_id:
             target = plan.target_title or calendar.plan_chat
@@ -246,9 +243,8 @@ class Planner:
         tried = run.created_at < now or (plan.id, run.run_at) in self._failed
         running = self._since is not None and self._since <= run.run_at
         told = calendar.run_skipped_failed if tried or running else calendar.run_skipped
-        zone = ZoneInfo(plan.time_zone)
-        rhythm = Rhythm.decode(plan.rhythm)
-        next_at = rhythm.next_run(zone, now) if rhythm.repeats else None
+        schedule = plan.schedule
+        next_at = schedule.next_after(now) if schedule.repeats else None
         if await self.services.db.run(
             lambda s: plans.finish_run(
                 s,
@@ -258,7 +254,8 @@ class Planner:
                 next_run_at=next_at,
             )
         ):
-            await self._tell(turn, plan, told.format(time=local_time(run.run_at, zone, calendar)))
+            when = local_time(run.run_at, schedule.zone, calendar)
+            await self._tell(turn, plan, told.format(time=when))
 
     async def _stop(self, turn: Turn, plan: Plan, run: PlanRun, reason: str, text: str) -> None:
         """Order nothing, pause the plan, and tell the owner once."""
@@ -266,9 +263,8 @@ class Planner:
             await self._tell(turn, plan, text)
 
     async def _finish(self, plan: Plan, run: PlanRun, status: RunStatus, next_title: int) -> None:
-        rhythm = Rhythm.decode(plan.rhythm)
-        more = rhythm.repeats and next_title < len(plan.titles)
-        next_at = rhythm.next_run(ZoneInfo(plan.time_zone), run.run_at) if more else None
+        more = plan.schedule.repeats and next_title < len(plan.titles)
+        next_at = plan.schedule.next_after(run.run_at) if more else None
         await self.services.db.run(
             lambda s: plans.finish_run(
                 s, run=run, status=status, next_title=next_title, next_run_at=next_at
@@ -292,7 +288,7 @@ class Planner:
 def _titles_of_run(plan: Plan) -> list[str]:
     """A one-time plan orders all its titles left; a repeating one the next."""
     left = plan.titles[plan.next_title :]
-    return left if not Rhythm.decode(plan.rhythm).repeats else left[:1]
+    return left if not plan.schedule.repeats else left[:1]
 
 
 async def _cost(turn: Turn, plan: Plan, titles: list[str]) -> Decimal:

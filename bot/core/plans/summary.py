@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from sqlmodel import Session
 
@@ -14,7 +13,6 @@ from bot.core.actions import SavePlan
 from bot.core.events import Press
 from bot.core.plans import targets as plan_targets
 from bot.core.plans.costs import titles_cost
-from bot.core.plans.rhythm import Rhythm, next_runs
 from bot.core.plans.words import describe, local_time, tomorrow
 from bot.core.richtext import Block, BulletList, Span, bold, paragraph
 from bot.core.screens import Button, Screen
@@ -22,6 +20,7 @@ from bot.core.texts import in_every_language
 from bot.core.turn import Turn, text_screen
 from storage import drafts, plans
 from storage.models import Draft, Plan
+from storage.schedule import Schedule
 from storage.states import DraftKind, DraftStep
 
 __all__ = ["MAX_PLANS", "SHOWN_RUNS", "plan_saved", "show"]
@@ -33,11 +32,6 @@ SHOWN_RUNS = 5
 # The plans a user may have (running or paused): each is a run at its minute, so they are a
 # load on the service and the chats; and /takvim's buttons, two a plan, stay within 100.
 MAX_PLANS = 50
-
-
-def zone_of(turn: Turn) -> ZoneInfo:
-    """The zone of the calendar's times (BOT_TIMEZONE)."""
-    return ZoneInfo(str(turn.services.zone))
 
 
 async def _target(turn: Turn, plan: Plan, draft: Draft) -> str:
@@ -66,20 +60,19 @@ async def show(
     if await plan_targets.offer(turn, plan, draft, message_id=message_id):
         return
     texts, calendar = turn.texts, turn.texts.calendar
-    rhythm = Rhythm.decode(plan.rhythm)
-    zone = ZoneInfo(plan.time_zone)
-    count = len(draft.titles or [])
-    runs = next_runs(rhythm, zone, turn.services.clock(), 1 if not rhythm.repeats else count)
-    shown = tuple((Span(local_time(at, zone, calendar)),) for at in runs[:SHOWN_RUNS])
+    schedule = plan.schedule
+    count = len(draft.titles or []) if schedule.repeats else 1
+    runs = schedule.next_times(turn.services.clock(), count)
+    shown = tuple((Span(local_time(at, schedule.zone, calendar)),) for at in runs[:SHOWN_RUNS])
     blocks += [
-        paragraph(bold(f"{calendar.summary_rhythm}: "), describe(rhythm, calendar)),
+        paragraph(bold(f"{calendar.summary_rhythm}: "), describe(schedule, calendar)),
         paragraph(bold(f"{calendar.summary_target}: "), await _target(turn, plan, draft)),
         paragraph(bold(f"{calendar.summary_runs}:")),
         BulletList(shown),
     ]
     if len(runs) > SHOWN_RUNS:
         blocks.append(paragraph(calendar.summary_more_runs.format(count=len(runs) - SHOWN_RUNS)))
-    blocks += await _unpaid(turn, draft, rhythm)
+    blocks += await _unpaid(turn, draft, schedule)
     blocks.append(paragraph(calendar.summary_charged_when_run))
     save = Button(
         texts.button_confirm,
@@ -89,7 +82,7 @@ async def show(
     turn.replace(message_id, Screen(tuple(blocks), ((save, cancel), *change)))
 
 
-async def _unpaid(turn: Turn, draft: Draft, rhythm: Rhythm) -> list[Block]:
+async def _unpaid(turn: Turn, draft: Draft, schedule: Schedule) -> list[Block]:
     """What the balance now cannot pay, said in the summary: the first run, or the plan's
     titles all; nothing where it pays them. Saving is allowed either way."""
     texts, calendar = turn.texts, turn.texts.calendar
@@ -97,7 +90,7 @@ async def _unpaid(turn: Turn, draft: Draft, rhythm: Rhythm) -> list[Block]:
     total = draft.cost or Decimal(0)
     first = await titles_cost(
         turn,
-        titles[:1] if rhythm.repeats else titles,
+        titles[:1] if schedule.repeats else titles,
         every_title=titles,
         choices=draft.title_choices,
         size=draft.size,
@@ -136,17 +129,16 @@ async def plan_saved(turn: Turn, action: SavePlan, press: Press) -> None:
             return turn.texts.stale_button
         if plans.count_plans(session, user_id=turn.user_id) >= MAX_PLANS:
             return turn.texts.calendar.plan_cap.format(limit=MAX_PLANS)
-        first = Rhythm.decode(plan.rhythm).next_run(ZoneInfo(plan.time_zone), now)
+        schedule, calendar = plan.schedule, turn.texts.calendar
+        first = schedule.next_after(now)
         if first is None:
-            calendar, zone = turn.texts.calendar, ZoneInfo(plan.time_zone)
             return calendar.in_the_past.format(
-                time=describe(Rhythm.decode(plan.rhythm), calendar),
-                tomorrow=tomorrow(now, zone, calendar),
+                time=describe(schedule, calendar), tomorrow=tomorrow(now, schedule.zone, calendar)
             )
         if not plans.save_plan(session, plan=plan, draft=draft, next_run_at=first):
             return turn.texts.stale_button
         plan.next_run_at = first
-        return plan, local_time(first, ZoneInfo(plan.time_zone), turn.texts.calendar)
+        return plan, local_time(first, schedule.zone, calendar)
 
     saved = await turn.store(save)
     if isinstance(saved, str):
