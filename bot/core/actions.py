@@ -36,6 +36,7 @@ __all__ = [
     "OwnedAction",
     "PickClient",
     "PickSite",
+    "PickSitePost",
     "PickSize",
     "PickTarget",
     "PickTone",
@@ -359,6 +360,16 @@ class PickSite(ButtonAction):
 
 
 @dataclass(frozen=True, slots=True)
+class PickSitePost(ButtonAction):
+    """How a plan's articles go to its client's site: (0) posts at the run's time, (1) drafts."""
+
+    code: ClassVar[str] = "tw"
+    patterns = (_DRAFT_ID, _SMALL_INT)
+    draft_id: str
+    draft: int
+
+
+@dataclass(frozen=True, slots=True)
 class PickTarget(ButtonAction):
     """Choose where a plan's articles go: one of the owner's channels or groups, or (0) the
     chat the plan is made in."""
@@ -410,6 +421,7 @@ Action = (
     | RemoveSite
     | PublishDraft
     | PickSite
+    | PickSitePost
 )
 _KINDS: dict[str, type[ButtonAction]] = {
     kind.code: kind
@@ -443,6 +455,7 @@ _KINDS: dict[str, type[ButtonAction]] = {
         RemoveSite,
         PublishDraft,
         PickSite,
+        PickSitePost,
     )
 }
 

@@ -32,6 +32,7 @@ from bot.core.actions import (
     OwnedAction,
     PickClient,
     PickSite,
+    PickSitePost,
     PickSize,
     PickTarget,
     PickTone,
@@ -423,6 +424,8 @@ async def _pressed(turn: Turn, press: Press, data: str) -> None:
             await plan_summary.plan_saved(turn, action, press)
         case PickTarget() | PickSite() as action:
             await plan_making.target_picked(turn, action, press)
+        case PickSitePost() as action:
+            await plan_making.site_post_picked(turn, action, press)
         case PlanAction() as action:
             await plan_listing.plan_pressed(turn, action, press)
         case _:

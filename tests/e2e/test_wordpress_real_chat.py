@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from bot.core.events import Press
-from storage.models import Job
 from tests.dialog_harness import Harness, scripted, texts
 from tests.fake_upstream import FakeUpstream
 from tests.integration.test_wordpress_dialogs import (
@@ -20,6 +19,7 @@ from tests.integration.test_wordpress_dialogs import (
     connect,
     delivered,
     delivered_buttons,
+    site_record,
     stored_sites,
 )
 
@@ -66,6 +66,6 @@ async def test_a_site_connects_and_a_delivered_article_is_one_draft_in_blocks(
     answers = await asyncio.gather(*(chat.send(Press(publish.data, "42")) for _ in range(2)))
     assert any("taslak hazır" in texts(answer) for answer in answers)
     assert [p["id"] for p in site.posts() if p["id"] not in before] == [post["id"]]
-    stored = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
-    assert stored is not None
-    assert stored.site_post_id == post["id"]
+    record = site_record(h, job)
+    assert record is not None
+    assert record.progress == str(post["id"])

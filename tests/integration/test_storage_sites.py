@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from bot.core.clients import MOST_CLIENTS, name_key
-from storage import ChatUser, Database, TokenCipher, clients, generate_key, jobs, sites
-from storage.models import Job
+from storage import ChatUser, Database, TokenCipher, clients, deliveries, generate_key, jobs, sites
+from storage.models import DeliveryRecord, Job
 
 NOW = datetime(2026, 11, 28, 9, 0, tzinfo=UTC)
 PASSWORD = "abcd EFGH ijkl MNOP qrst UVWX"
@@ -100,7 +100,7 @@ def _job(database: Database, user_id: int, client_id: int) -> int:
     return job.id
 
 
-def test_one_press_at_a_time_claims_a_post_and_the_next_finds_it(
+def test_one_writer_at_a_time_leases_a_sites_record_and_the_next_finds_its_post(
     database: Database, chat_user: ChatUser, cipher: TokenCipher
 ) -> None:
     assert chat_user.id is not None
@@ -110,21 +110,48 @@ def test_one_press_at_a_time_claims_a_post_and_the_next_finds_it(
     job_id = _job(database, user_id, client_id)
     until = NOW + timedelta(minutes=5)
 
-    def claim(at: datetime, user: int = user_id) -> tuple[bool, int | None]:
+    def claim(at: datetime, owner: str) -> DeliveryRecord | None:
         return database.run_sync(
-            lambda s: sites.claim_post(
-                s, job_id=job_id, user_id=user, now=at, until=at + timedelta(minutes=5)
+            lambda s: deliveries.claim_one(
+                s,
+                job_id=job_id,
+                kind=sites.SITE,
+                target=str(client_id),
+                owner=owner,
+                now=at,
+                until=at + timedelta(minutes=5),
+            )
+        )
+
+    def settle(record_id: int, owner: str) -> bool:
+        return database.run_sync(
+            lambda s: deliveries.settle(
+                s,
+                record_id=record_id,
+                owner=owner,
+                progress="41",
+                done=True,
+                failures=0,
+                next_try_at=None,
             )
         )
 
     assert database.run_sync(
         lambda s: sites.with_site(s, user_id=user_id, request_ids=["req-1", "req-2"])
     ) == {"req-1"}
-    assert claim(NOW, user_id + 1) == (False, None), "another user's job"
-    assert claim(NOW) == (True, None)
-    assert claim(NOW + timedelta(minutes=1)) == (False, None), "held by the first press"
-    assert claim(until) == (True, None), "a claim past its time is taken over"
-    database.run_sync(lambda s: sites.record_post(s, job_id=job_id, post_id=41))
-    assert claim(until) == (True, 41)
-    database.run_sync(lambda s: sites.release_post(s, job_id=job_id))
-    assert claim(until) == (True, 41)
+    first = claim(NOW, "a")
+    assert first is not None
+    assert first.id is not None
+    assert first.progress is None
+    assert claim(NOW + timedelta(minutes=1), "b") is None, "held by the first writer"
+    assert claim(until, "b") is not None, "a lease past its time is taken over"
+    assert not settle(first.id, "a"), "fenced: the first writer lost its lease"
+    assert settle(first.id, "b")
+    third = claim(until, "c")
+    assert third is not None
+    assert third.progress == "41"
+    assert third.done
+    database.run_sync(lambda s: deliveries.release(s, record_id=first.id or 0, owner="c"))
+    fourth = claim(until, "d")
+    assert fourth is not None
+    assert fourth.progress == "41"

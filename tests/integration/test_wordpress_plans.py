@@ -15,11 +15,18 @@ from sqlmodel import Session, select
 
 from bot.core.plans.posts import RETRY
 from bot.core.publishing.client_sites import CLAIM
-from storage.models import Job
+from storage.models import DeliveryRecord, Job
 from tests.dialog_harness import Chat, Harness, labels, scripted, texts
 from tests.fake_upstream import FakeUpstream
 from tests.fake_wordpress import FakeWordPress
-from tests.integration.test_wordpress_dialogs import ARTICLE, CLIENT, TITLE, client_chat, connect
+from tests.integration.test_wordpress_dialogs import (
+    ARTICLE,
+    CLIENT,
+    TITLE,
+    client_chat,
+    connect,
+    site_record,
+)
 
 ISTANBUL = ZoneInfo("Europe/Istanbul")
 
@@ -75,9 +82,9 @@ async def test_a_planned_article_goes_to_the_site_once_at_its_time(
     await h.bot.planner.run_due()
 
     (post,) = wordpress.site.posts.values()
-    run_at = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
-    assert run_at is not None
-    assert run_at.site_post_id == post.id
+    record = site_record(h, job)
+    assert record is not None
+    assert (record.progress, record.done) == (str(post.id), True)
     assert post.status in ("future", "publish"), "future, published at once when its time passed"
     assert post.slug == "yapay-zeka-ile-icerik-uretimi"
     told = [call.text for call in h.messenger.sent if "sitesine gönderildi" in call.text]
@@ -114,11 +121,11 @@ async def test_a_site_that_is_down_is_tried_again_later(
     # One attempt a call: the adapter's own backoff is tested with the adapter.
     with stamina.set_testing(True, attempts=1):
         await h.bot.planner.run_due()
-        held = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+        held = site_record(h, job)
         await h.bot.planner.run_due()
     assert wordpress.site.posts == {}
     assert held is not None
-    assert held.site_claim_until == h.clock.now + RETRY
+    assert held.next_try_at == h.clock.now + RETRY
     assert wordpress.site.faults == [503] * 2, "left alone until the wait is over"
     assert not [call for call in h.messenger.sent if "Takvim durduruldu" in call.text]
 
@@ -142,7 +149,9 @@ async def test_a_site_that_is_down_does_not_hold_back_the_chats_article(
     stored = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
     assert stored is not None
     assert stored.status == "delivered", "the chat's article went out while the site was down"
-    assert stored.site_post_id is None
+    record = site_record(h, job)
+    assert record is not None
+    assert not record.done
     assert wordpress.site.posts == {}
     assert any(TITLE in call.text for call in h.messenger.sent)
 
@@ -160,25 +169,25 @@ async def test_a_restart_before_the_post_was_recorded_writes_it_once(
     h.bot.db.run_sync(lambda s: _forget_post(s, job.id, until))
 
     await h.bot.planner.run_due()
-    held = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+    held = site_record(h, job)
     assert held is not None
-    assert held.site_post_id is None, "left alone while another's claim holds"
+    assert held.progress is None, "left alone while another's lease holds"
     h.clock.advance(CLAIM.total_seconds())
     await h.bot.planner.run_due()
     await h.bot.planner.run_due()
 
     assert list(wordpress.site.posts) == [post.id], "found again by its slug, not written twice"
-    stored = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+    stored = site_record(h, job)
     assert stored is not None
-    assert stored.site_post_id == post.id
+    assert stored.progress == str(post.id)
 
 
 def _forget_post(session: Session, job_id: int | None, until: datetime) -> None:
-    """What a crash between the write and its record leaves: a claim, and no post id."""
-    row = session.get(Job, job_id)
-    assert row is not None
-    row.site_post_id = None
-    row.site_claim_until = until
+    """What a crash between the write and its record leaves: a lease, and no post id."""
+    row = session.exec(select(DeliveryRecord).where(DeliveryRecord.job_id == job_id)).one()
+    row.progress, row.done = None, False
+    row.lease_owner, row.lease_until = "a process that died", until
+    row.next_try_at = until - CLAIM
     session.add(row)
     session.commit()
 
@@ -195,17 +204,17 @@ async def test_a_site_that_stays_down_is_tried_less_and_less_often(
     with stamina.set_testing(True, attempts=1):
         for _ in range(3):
             await h.bot.planner.run_due()
-            held = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+            held = site_record(h, job)
             assert held is not None
-            assert held.site_claim_until is not None
-            waits.append(held.site_claim_until - h.clock.now)
-            h.clock.now = held.site_claim_until
+            assert held.next_try_at is not None
+            waits.append(held.next_try_at - h.clock.now)
+            h.clock.now = held.next_try_at
     assert waits == [RETRY, RETRY * 2, RETRY * 4]
     assert wordpress.site.faults == [503] * 7
 
     wordpress.site.faults = []
     await h.bot.planner.run_due()
-    stored = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+    stored = site_record(h, job)
     assert stored is not None
-    assert stored.site_post_id is not None
-    assert stored.site_failures == 0
+    assert stored.done
+    assert stored.failures == 0
