@@ -59,9 +59,11 @@ async def client_chat(h: Harness) -> Chat:
     return chat
 
 
-async def connect(chat: Chat, url: str, username: str, password: str) -> list[object]:
+async def connect(
+    chat: Chat, url: str, username: str, password: str, client: str = CLIENT
+) -> list[object]:
     await chat.say("/musteriler")
-    shown = await chat.press(f"Web sitesi · {CLIENT}")
+    shown = await chat.press(f"Web sitesi · {client}")
     if "bağlı bir WordPress sitesi yok" in texts(shown):
         assert labels(shown) == ["Siteyi bağla"]
         assert "adresini yazın" in texts(await chat.press("Siteyi bağla"))

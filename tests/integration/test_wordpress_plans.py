@@ -4,6 +4,8 @@ that refuses pauses the plan and says why."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -11,14 +13,16 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import stamina
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from bot.core.plans.posts import RETRY
+from bot.core.plans.runner import Planner
 from bot.core.publishing.client_sites import CLAIM
 from storage.models import DeliveryRecord, Job
 from tests.dialog_harness import Chat, Harness, labels, scripted, texts
 from tests.fake_upstream import FakeUpstream
 from tests.fake_wordpress import FakeWordPress
+from tests.fakes import wait_until
 from tests.integration.test_wordpress_dialogs import (
     ARTICLE,
     CLIENT,
@@ -29,6 +33,7 @@ from tests.integration.test_wordpress_dialogs import (
 )
 
 ISTANBUL = ZoneInfo("Europe/Istanbul")
+SECOND = "İkinci Ajans"
 
 
 @pytest.fixture
@@ -48,26 +53,45 @@ async def wordpress() -> AsyncIterator[FakeWordPress]:
         yield site
 
 
-async def planned_and_finished(h: Harness, chat: Chat, upstream: FakeUpstream) -> tuple[Job, str]:
-    """A one-time plan for the client with its site as target, run and its article finished;
-    the job and the plan's summary."""
+async def planned_and_finished(
+    h: Harness, chat: Chat, upstream: FakeUpstream, *, draft: bool = False
+) -> tuple[Job, str]:
+    """A one-time plan for the client with its site as target (drafts there with ``draft``),
+    run and its article finished; the job and the plan's summary."""
+    at, summary = await make_plan(h, chat, CLIENT, draft=draft)
+    (job,) = await run_and_finish(h, upstream, at)
+    return job, summary
+
+
+async def make_plan(
+    h: Harness, chat: Chat, client: str, *, draft: bool = False
+) -> tuple[datetime, str]:
+    """A one-time plan two minutes ahead for ``client`` with its site as target; its time
+    and its summary as last shown."""
     at = h.clock.now.replace(second=0, microsecond=0) + timedelta(minutes=2)
     wall = at.astimezone(ISTANBUL).strftime("%d.%m.%Y %H:%M")
     await chat.say(f"/takvim {wall}: {TITLE}")
-    await chat.press(CLIENT)
+    await chat.press(client)
     await chat.press("Samimi")
     where = await chat.press("Kısa")
     assert labels(where)[:2] == ["Bu sohbet", "🌐 Örnek Blog"], texts(where)
-    summary = texts(await chat.press("🌐 Örnek Blog"))
+    summary = await chat.press("🌐 Örnek Blog")
+    if draft:
+        summary = await chat.press("Taslak")
     assert "Plan kaydedildi" in texts(await chat.press("Onayla"))
+    return at, texts(summary)
+
+
+async def run_and_finish(h: Harness, upstream: FakeUpstream, at: datetime) -> list[Job]:
+    """Run the plans due at ``at``, finish their articles and deliver them to the chat."""
     h.clock.now = at
     await h.bot.planner.run_due()
-    (order,) = upstream.orders
-    upstream.finish(order.request_id, ARTICLE)
-    job = h.bot.db.run_sync(lambda s: s.exec(select(Job)).one())
-    h.clock.now = max(at, job.next_poll_at)
+    for order in upstream.orders:
+        upstream.finish(order.request_id, ARTICLE)
+    found = h.bot.db.run_sync(lambda s: list(s.exec(select(Job).order_by(col(Job.id)))))
+    h.clock.now = max(at, *(job.next_poll_at for job in found))
     await h.bot.delivery.poll_once()
-    return job, summary
+    return h.bot.db.run_sync(lambda s: list(s.exec(select(Job).order_by(col(Job.id)))))
 
 
 async def test_a_planned_article_goes_to_the_site_once_at_its_time(
@@ -76,7 +100,7 @@ async def test_a_planned_article_goes_to_the_site_once_at_its_time(
     chat = await client_chat(h)
     await connect(chat, wordpress.base_url, wordpress.username, wordpress.app_password)
     job, summary = await planned_and_finished(h, chat, upstream)
-    assert "Hedef: bu sohbet ve Örnek Blog sitesi" in summary
+    assert "Hedef: bu sohbet ve Örnek Blog sitesi (planın saatinde yayımlanacak yazı)" in summary
 
     await h.bot.planner.run_due()
     await h.bot.planner.run_due()
@@ -218,3 +242,88 @@ async def test_a_site_that_stays_down_is_tried_less_and_less_often(
     assert stored is not None
     assert stored.done
     assert stored.failures == 0
+
+
+async def test_a_plan_may_send_drafts_to_the_site_instead(
+    h: Harness, upstream: FakeUpstream, wordpress: FakeWordPress
+) -> None:
+    chat = await client_chat(h)
+    await connect(chat, wordpress.base_url, wordpress.username, wordpress.app_password)
+    _, summary = await planned_and_finished(h, chat, upstream, draft=True)
+    assert "Hedef: bu sohbet ve Örnek Blog sitesi (taslak)" in summary
+
+    await h.bot.planner.run_due()
+
+    (post,) = wordpress.site.posts.values()
+    assert (post.status, post.slug) == ("draft", "yapay-zeka-ile-icerik-uretimi")
+    told = [call.text for call in h.messenger.sent if "sitesine gönderildi" in call.text]
+    assert len(told) == 1
+    assert f"post={post.id}&action=edit" in told[0]
+
+
+async def test_a_site_that_hangs_does_not_hold_back_a_second_site(
+    h: Harness, upstream: FakeUpstream, wordpress: FakeWordPress
+) -> None:
+    chat = await client_chat(h)
+    await connect(chat, wordpress.base_url, wordpress.username, wordpress.app_password)
+    await chat.say("/musteriler")
+    await chat.press("Müşteri ekle")
+    await chat.say(SECOND)
+    async with FakeWordPress.running() as second:
+        await connect(chat, second.base_url, second.username, second.app_password, SECOND)
+        at, _ = await make_plan(h, chat, CLIENT)
+        await make_plan(h, chat, SECOND)
+        jobs = await run_and_finish(h, upstream, at)
+        assert [job.status for job in jobs] == ["delivered", "delivered"]
+        # The first site takes the post and never answers (a host under load).
+        wordpress.site.lost_answers = 1
+
+        tick = asyncio.create_task(h.bot.planner.run_due())
+        try:
+            # Shorter than the site's own timeout: the first site's write holds this long.
+            await wait_until(lambda: _done(h, jobs[1]), timeout=15.0)
+            assert not tick.done(), "the first site's write is still waiting"
+            assert len(second.site.posts) == 1
+        finally:
+            tick.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await tick
+    told = [call.text for call in h.messenger.sent if "sitesine gönderildi" in call.text]
+    assert len(told) == 1
+
+
+def _done(h: Harness, job: Job) -> bool:
+    record = site_record(h, job)
+    return record is not None and record.done
+
+
+async def test_a_new_process_resumes_a_sites_record_without_a_second_post(
+    h: Harness, upstream: FakeUpstream, wordpress: FakeWordPress
+) -> None:
+    chat = await client_chat(h)
+    await connect(chat, wordpress.base_url, wordpress.username, wordpress.app_password)
+    job, _ = await planned_and_finished(h, chat, upstream)
+    wordpress.site.lost_answers = 1
+    # The process dies while the site holds its write: the post is made, its answer lost.
+    tick = asyncio.create_task(h.bot.planner.run_due())
+    await wait_until(lambda: bool(wordpress.site.posts))
+    tick.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await tick
+    (post,) = wordpress.site.posts.values()
+
+    successor = Planner(h.bot.services, "a process started after")
+    await successor.run_due()
+    held = site_record(h, job)
+    assert held is not None
+    assert not held.done, "left alone while the dead process's lease holds"
+    h.clock.advance(CLAIM.total_seconds())
+    await successor.run_due()
+    await successor.run_due()
+
+    assert list(wordpress.site.posts) == [post.id], "resumed on the same post, not a second"
+    record = site_record(h, job)
+    assert record is not None
+    assert (record.progress, record.done) == (str(post.id), True)
+    told = [call.text for call in h.messenger.sent if "sitesine gönderildi" in call.text]
+    assert len(told) == 1
