@@ -64,18 +64,18 @@ async def planned_and_finished(
 
 
 async def make_plan(
-    h: Harness, chat: Chat, client: str, *, draft: bool = False
+    h: Harness, chat: Chat, client: str, *, draft: bool = False, site: str = "Örnek Blog"
 ) -> tuple[datetime, str]:
-    """A one-time plan two minutes ahead for ``client`` with its site as target; its time
-    and its summary as last shown."""
+    """A one-time plan two minutes ahead for ``client`` with its site (named ``site``) as
+    target; its time and its summary as last shown."""
     at = h.clock.now.replace(second=0, microsecond=0) + timedelta(minutes=2)
     wall = at.astimezone(ISTANBUL).strftime("%d.%m.%Y %H:%M")
     await chat.say(f"/takvim {wall}: {TITLE}")
     await chat.press(client)
     await chat.press("Samimi")
     where = await chat.press("Kısa")
-    assert labels(where)[:2] == ["Bu sohbet", "🌐 Örnek Blog"], texts(where)
-    summary = await chat.press("🌐 Örnek Blog")
+    assert labels(where)[:2] == ["Bu sohbet", f"🌐 {site}"], texts(where)
+    summary = await chat.press(f"🌐 {site}")
     if draft:
         summary = await chat.press("Taslak")
     assert "Plan kaydedildi" in texts(await chat.press("Onayla"))
