@@ -5,8 +5,23 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from alembic import command
+from sqlalchemy import text
+from sqlmodel import col, select
+
 from bot.core.clients import MOST_CLIENTS, name_key
-from storage import ChatUser, Database, TokenCipher, clients, deliveries, generate_key, jobs, sites
+from storage import (
+    ChatUser,
+    Database,
+    TokenCipher,
+    clients,
+    deliveries,
+    generate_key,
+    jobs,
+    sites,
+    users,
+)
+from storage.database import _alembic_config
 from storage.models import DeliveryRecord, Job
 
 NOW = datetime(2026, 11, 28, 9, 0, tzinfo=UTC)
@@ -83,9 +98,9 @@ def test_rotate_keys_reencrypts_site_passwords(database: Database, chat_user: Ch
     assert found.app_password == PASSWORD
 
 
-def _job(database: Database, user_id: int, client_id: int) -> int:
+def _job(database: Database, user_id: int, client_id: int, request_id: str = "req-1") -> int:
     row = Job(
-        request_id="req-1",
+        request_id=request_id,
         chat_user_id=user_id,
         platform="telegram",
         chat_id="1",
@@ -155,3 +170,56 @@ def test_one_writer_at_a_time_leases_a_sites_record_and_the_next_finds_its_post(
     fourth = claim(until, "d")
     assert fourth is not None
     assert fourth.progress == "41"
+
+
+def test_migrating_moves_each_articles_site_post_into_its_delivery_record(
+    database_url: str,
+) -> None:
+    database = Database.connect(database_url)
+    try:
+        _migrate_to(database, "0017")
+        user = database.run_sync(
+            lambda s: users.get_or_create_user(
+                s, platform="telegram", workspace="", external_id="7"
+            )
+        )
+        assert user.id is not None
+        client_id = _client(database, user.id)
+        posted = _job(database, user.id, client_id)
+        failing = _job(database, user.id, client_id, "req-2")
+        # Job's site columns as they were before the move: the model no longer has them.
+        _set_site_fields(database, posted, post_id=41, failures=0)
+        _set_site_fields(database, failing, post_id=None, failures=2)
+
+        database.migrate()
+
+        records = database.run_sync(
+            lambda s: list(s.exec(select(DeliveryRecord).order_by(col(DeliveryRecord.job_id))))
+        )
+        found = [(r.job_id, r.kind, r.target, r.progress, r.done, r.failures) for r in records]
+        assert found == [
+            (posted, sites.SITE, str(client_id), "41", True, 0),
+            (failing, sites.SITE, str(client_id), None, False, 2),
+        ]
+    finally:
+        database.dispose()
+
+
+def _migrate_to(database: Database, revision: str) -> None:
+    with database.migration_connection() as connection:
+        config = _alembic_config()
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+
+def _set_site_fields(
+    database: Database, job_id: int, *, post_id: int | None, failures: int
+) -> None:
+    statement = text(
+        "UPDATE job SET site_post_id = :post, site_failures = :failures WHERE id = :id"
+    )
+    database.run_sync(
+        lambda s: s.connection().execute(
+            statement, {"post": post_id, "failures": failures, "id": job_id}
+        )
+    )
