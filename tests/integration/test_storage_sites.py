@@ -26,6 +26,7 @@ from storage.models import DeliveryRecord, Job
 
 NOW = datetime(2026, 11, 28, 9, 0, tzinfo=UTC)
 PASSWORD = "abcd EFGH ijkl MNOP qrst UVWX"
+LEASE = timedelta(minutes=5)
 
 
 def _client(database: Database, user_id: int, name: str = "Acme Blog") -> int:
@@ -223,3 +224,29 @@ def _set_site_fields(
             statement, {"post": post_id, "failures": failures, "id": job_id}
         )
     )
+
+
+def test_a_due_record_is_leased_by_one_owner_until_its_lease_runs_out(
+    database: Database, chat_user: ChatUser
+) -> None:
+    assert chat_user.id is not None
+    user_id = chat_user.id
+    client_id = _client(database, user_id)
+    job_id = _job(database, user_id, client_id)
+    due = DeliveryRecord(job_id=job_id, kind=sites.SITE, target=str(client_id), next_try_at=NOW)
+    database.run_sync(lambda s: s.add(due))
+    until = NOW + LEASE
+
+    def claim(at: datetime, owner: str) -> list[int]:
+        claimed = database.run_sync(
+            lambda s: deliveries.claim_due(
+                s, kinds=[sites.SITE], owner=owner, now=at, until=at + LEASE, limit=10
+            )
+        )
+        return [job.id or 0 for _, job in claimed]
+
+    assert claim(NOW - timedelta(seconds=1), "a") == [], "not due yet"
+    assert claim(NOW, "a") == [job_id]
+    assert claim(NOW + timedelta(minutes=1), "b") == [], "leased by a"
+    assert claim(until, "b") == [job_id], "a's lease ran out"
+    assert claim(until + timedelta(minutes=1), "c") == [], "leased by b"
