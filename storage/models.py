@@ -23,6 +23,7 @@ __all__ = [
     "ChatUser",
     "Client",
     "ClientSite",
+    "DeliveryRecord",
     "Draft",
     "DraftKind",
     "DraftStep",
@@ -226,12 +227,6 @@ class Job(SQLModel, table=True):
     client_id: int | None = Field(
         default=None, foreign_key="client.id", index=True, ondelete="SET NULL"
     )
-    # The article's post on its client's site, once written; a second press updates it.
-    site_post_id: int | None = None
-    # While set and not past, one press is writing the post; another waits for it.
-    site_claim_until: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
-    # The site's failures in a row to take the post, each doubling the wait before the next try.
-    site_failures: int = 0
 
 
 class ClientSite(SQLModel, table=True):
@@ -369,8 +364,10 @@ class Plan(SQLModel, table=True):
     target_title: str | None = Field(default=None, sa_type=String(255))
     # Whether the owner was offered their channels and groups for it.
     target_asked: bool = False
-    # Whether its articles also go to its client's site, as posts at the run's time.
+    # Whether its articles also go to its client's site, as posts at the run's time; as
+    # drafts instead where ``site_draft`` says so.
     to_site: bool = False
+    site_draft: bool = False
     paused_reason: str | None = Field(default=None, sa_type=String(32))
     next_run_at: datetime | None = Field(
         default=None, sa_column=_timestamp(nullable=True, index=True)
@@ -441,3 +438,29 @@ class SentMessage(SQLModel, table=True):
     message_id: str = Field(primary_key=True, sa_type=String(128))
     job_id: int | None = Field(default=None, foreign_key="job.id", index=True, ondelete="CASCADE")
     part: int | None = None
+
+
+class DeliveryRecord(SQLModel, table=True):
+    """One place a job's article goes besides its chat (a client's site): how far it got
+    there, its failures in a row and when it is tried next, and the lease of whoever writes it.
+    """
+
+    __tablename__ = "delivery_record"
+    __table_args__ = (UniqueConstraint("job_id", "kind", "target"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    job_id: int = Field(foreign_key="job.id", index=True, ondelete="CASCADE")
+    # The destination's kind (which registered publisher writes it) and which one of them.
+    kind: str = Field(sa_type=String(16))
+    target: str = Field(sa_type=String(64))
+    # What the destination keeps of the article once written there (a post's id): a second
+    # write updates it.
+    progress: str | None = Field(default=None, sa_type=String(64))
+    done: bool = False
+    failures: int = 0
+    # When it is next due on its own; None for one written only on a press.
+    next_try_at: datetime | None = Field(
+        default=None, sa_column=_timestamp(nullable=True, index=True)
+    )
+    lease_owner: str | None = Field(default=None, sa_type=String(64))
+    lease_until: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))

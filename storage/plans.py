@@ -36,6 +36,7 @@ __all__ = [
     "plans_of_user",
     "run_chat",
     "save_plan",
+    "set_site_draft",
     "set_status",
     "set_target",
     "start_plan",
@@ -322,6 +323,15 @@ def set_target(
         update(Plan)
         .where(col(Plan.id) == plan_id, col(Plan.status) == PlanStatus.MAKING)
         .values(target_chat_id=chat_id, target_title=title, target_asked=True, to_site=to_site)
+    )
+
+
+def set_site_draft(session: Session, *, plan_id: int, draft: bool) -> None:
+    """Whether the plan's articles go to its client's site as drafts, not scheduled posts."""
+    session.exec(
+        update(Plan)
+        .where(col(Plan.id) == plan_id, col(Plan.status) == PlanStatus.MAKING)
+        .values(site_draft=draft)
     )
 
 

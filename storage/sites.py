@@ -1,5 +1,5 @@
-"""Clients' WordPress sites, their application passwords encrypted, and the post each
-article has there (with the claim of the one press writing it)."""
+"""Clients' WordPress sites, their application passwords encrypted, and which articles a
+plan sends there (each site's post is a delivery record, ``storage.deliveries``)."""
 
 from __future__ import annotations
 
@@ -13,16 +13,15 @@ from sqlmodel import Session, col, select
 
 from storage.crypto import TokenCipher, UndecryptableToken
 from storage.inserts import insert_if_absent
-from storage.models import Client, ClientSite, Job, Plan, PlanRun, PlanStatus
+from storage.models import Client, ClientSite, DeliveryRecord, Job, Plan, PlanRun, PlanStatus
 
 __all__ = [
+    "SITE",
     "StoredSite",
-    "claim_post",
-    "due_planned_posts",
     "forget_site",
-    "record_post",
+    "open_planned_posts",
+    "plan_of_post",
     "reencrypt_all",
-    "release_post",
     "save_site",
     "site_of_client",
     "sites_of_user",
@@ -30,6 +29,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+# The delivery records' kind for a client's site; the record's target is the client's id.
+SITE = "site"
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,63 +132,49 @@ def forget_site(session: Session, *, user_id: int, client_id: int) -> bool:
     return result.rowcount > 0
 
 
-def claim_post(
-    session: Session, *, job_id: int, user_id: int, now: datetime, until: datetime
-) -> tuple[bool, int | None]:
-    """Claim the writing of the user's job's post until ``until``: whether it was claimed (not
-    while another press holds it), and the post already written for it (None for none)."""
-    free = or_(col(Job.site_claim_until).is_(None), col(Job.site_claim_until) <= now)
-    result = session.exec(
-        update(Job)
-        .where(col(Job.id) == job_id, col(Job.chat_user_id) == user_id, free)
-        .values(site_claim_until=until)
+def open_planned_posts(session: Session, *, now: datetime) -> None:
+    """Give each finished article of a plan that publishes to its client's site a record for
+    that site, due now; a record its paused plan left waiting is due again once it runs."""
+    settled = select(DeliveryRecord.job_id).where(
+        col(DeliveryRecord.kind) == SITE,
+        or_(col(DeliveryRecord.done).is_(True), col(DeliveryRecord.next_try_at).is_not(None)),
     )
-    if result.rowcount != 1:
-        return False, None
-    return True, session.exec(select(Job.site_post_id).where(col(Job.id) == job_id)).one()
-
-
-def due_planned_posts(session: Session, *, now: datetime) -> list[tuple[Job, Plan, datetime]]:
-    """The finished articles of plans that publish to their client's site, not yet posted
-    there and not held by a claim: each with its plan and its run's time."""
-    free = or_(col(Job.site_claim_until).is_(None), col(Job.site_claim_until) <= now)
-    rows = session.exec(
-        select(Job, Plan, PlanRun.run_at)
+    waiting = session.exec(
+        select(col(Job.id), col(Plan.client_id))
         .join(PlanRun, col(PlanRun.draft_id) == col(Job.draft_id))
         .join(Plan, col(Plan.id) == col(PlanRun.plan_id))
         .where(
             col(Plan.to_site).is_(True),
             col(Plan.status).in_((PlanStatus.ACTIVE, PlanStatus.DONE)),
+            col(Plan.client_id).is_not(None),
             col(Job.content).is_not(None),
-            col(Job.site_post_id).is_(None),
-            free,
+            col(Job.id).not_in(settled),
         )
-        .order_by(col(Job.id))
-    )
-    return [(job, plan, run_at) for job, plan, run_at in rows]
+    ).all()
+    for job_id, client_id in waiting:
+        assert job_id is not None
+        row = DeliveryRecord(job_id=job_id, kind=SITE, target=str(client_id), next_try_at=now)
+        if not insert_if_absent(session, row, key=("job_id", "kind", "target")):
+            session.exec(
+                update(DeliveryRecord)
+                .where(
+                    col(DeliveryRecord.job_id) == job_id,
+                    col(DeliveryRecord.kind) == SITE,
+                    col(DeliveryRecord.next_try_at).is_(None),
+                )
+                .values(next_try_at=now)
+            )
 
 
-def record_post(session: Session, *, job_id: int, post_id: int) -> None:
-    """Keep the post written for a job, let the claim go, and forget the site's failures."""
-    session.exec(
-        update(Job)
+def plan_of_post(session: Session, *, job_id: int) -> tuple[Plan, datetime] | None:
+    """The plan a job's article was ordered by, with its run's time; None for an order."""
+    row = session.exec(
+        select(Plan, PlanRun.run_at)
+        .join(PlanRun, col(PlanRun.plan_id) == col(Plan.id))
+        .join(Job, col(Job.draft_id) == col(PlanRun.draft_id))
         .where(col(Job.id) == job_id)
-        .values(site_post_id=post_id, site_claim_until=None, site_failures=0)
-    )
-
-
-def put_off_post(session: Session, *, job_id: int, until: datetime) -> None:
-    """Count one more failure of the site, and leave the post alone until ``until``."""
-    session.exec(
-        update(Job)
-        .where(col(Job.id) == job_id)
-        .values(site_claim_until=until, site_failures=col(Job.site_failures) + 1)
-    )
-
-
-def release_post(session: Session, *, job_id: int) -> None:
-    """Let a claim go after a write that failed."""
-    session.exec(update(Job).where(col(Job.id) == job_id).values(site_claim_until=None))
+    ).first()
+    return None if row is None else (row[0], row[1])
 
 
 def reencrypt_all(session: Session, *, cipher: TokenCipher) -> int:

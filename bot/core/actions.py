@@ -294,6 +294,16 @@ class PickSite(ButtonAction):
 
 
 @dataclass(frozen=True, slots=True)
+class PickSitePost(ButtonAction):
+    """How a plan's articles go to its client's site: (0) posts at the run's time, (1) drafts."""
+
+    code: ClassVar[str] = "tw"
+    patterns = (DRAFT_ID, SMALL_INT)
+    draft_id: str
+    draft: int
+
+
+@dataclass(frozen=True, slots=True)
 class PickTarget(ButtonAction):
     """Choose where a plan's articles go: one of the owner's channels or groups, or (0) the
     chat the plan is made in."""

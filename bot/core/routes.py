@@ -98,6 +98,7 @@ PRESSES = (
     Pressed(actions.SavePlan, plan_summary.plan_saved),
     Pressed(actions.PickTarget, plan_making.target_picked),
     Pressed(actions.PickSite, plan_making.target_picked),
+    Pressed(actions.PickSitePost, plan_making.site_post_picked),
     Pressed(actions.PlanAction, plan_listing.plan_pressed),
     # The article list, its articles and an order again of one.
     Pressed(actions.ShowPage, articles.page_shown),

@@ -1,10 +1,12 @@
 """A client's site on a real WordPress (the slow tier's ``real_wordpress``), reached through the
 dialogs as a user reaches it: connected from /musteriler, diagnosed when the host strips the
-header, and a delivered article written as one draft post in blocks however often it is pressed."""
+header, a delivered article written as one draft post in blocks however often it is pressed,
+and a plan's article written as a draft at its run where the plan asks for drafts."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from decimal import Decimal
 from typing import Any
@@ -12,16 +14,18 @@ from typing import Any
 import pytest
 
 from bot.core.events import Press
-from storage.models import Job
 from tests.dialog_harness import Harness, scripted, texts
 from tests.fake_upstream import FakeUpstream
 from tests.integration.test_wordpress_dialogs import (
+    CLIENT,
     client_chat,
     connect,
     delivered,
     delivered_buttons,
+    site_record,
     stored_sites,
 )
+from tests.integration.test_wordpress_plans import make_plan, run_and_finish
 
 pytestmark = pytest.mark.slow
 
@@ -66,6 +70,29 @@ async def test_a_site_connects_and_a_delivered_article_is_one_draft_in_blocks(
     answers = await asyncio.gather(*(chat.send(Press(publish.data, "42")) for _ in range(2)))
     assert any("taslak hazır" in texts(answer) for answer in answers)
     assert [p["id"] for p in site.posts() if p["id"] not in before] == [post["id"]]
-    stored = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
-    assert stored is not None
-    assert stored.site_post_id == post["id"]
+    record = site_record(h, job)
+    assert record is not None
+    assert record.progress == str(post["id"])
+
+
+async def test_a_plan_that_asks_for_drafts_writes_one_at_its_run(
+    h: Harness, upstream: FakeUpstream, real_wordpress: Any
+) -> None:
+    site = real_wordpress
+    chat = await client_chat(h)
+    assert "Bağlandı" in texts(await connect(chat, site.base_url, site.username, site.app_password))
+    at, summary = await make_plan(h, chat, CLIENT, draft=True, site="Makale Test")
+    assert "(taslak)" in summary
+    (job,) = await run_and_finish(h, upstream, at)
+
+    await h.bot.planner.run_due()
+
+    (told,) = [call.text for call in h.messenger.sent if "sitesine gönderildi" in call.text]
+    found = re.search(r"post=(\d+)&action=edit", told)
+    assert found is not None, told
+    post = site.post(int(found[1]))
+    assert post["status"] == "draft"
+    assert '<!-- wp:heading {"level":2} -->' in post["content"]["raw"]
+    record = site_record(h, job)
+    assert record is not None
+    assert (record.progress, record.done) == (found[1], True)

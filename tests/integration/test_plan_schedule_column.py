@@ -87,7 +87,7 @@ def test_migrating_joins_a_plans_rhythm_and_zone_and_parts_them_again(database_u
                 {"user": _user(s), "now": datetime(2026, 11, 26, tzinfo=UTC)},
             )
         )
-        _migrate(database, "0018")
+        _migrate(database, "head")
         plan = database.run_sync(lambda s: plans.plans_of_user(s, user_id=_user(s)))[0]
         assert plan.schedule == Schedule.every("mon,thu", 9, 0, ZoneInfo("Europe/Istanbul"))
         _migrate(database, "0017", down=True)

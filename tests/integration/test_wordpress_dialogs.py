@@ -13,7 +13,8 @@ from sqlmodel import select
 
 from bot.core.events import Press, SiteForm
 from bot.core.screens import Button, Delete, Send
-from storage.models import ClientSite, Job
+from storage import deliveries, sites
+from storage.models import ClientSite, DeliveryRecord, Job
 from tests.dialog_harness import Chat, Harness, labels, scripted, texts
 from tests.fake_upstream import EMAIL, PASSWORD, FakeUpstream
 from tests.fake_wordpress import FakeWordPress
@@ -21,6 +22,15 @@ from tests.fake_wordpress import FakeWordPress
 TITLE = "Yapay zekâ ile içerik üretimi"
 ARTICLE = f"# {TITLE}\n\nİlk paragraf.\n\n## Adımlar\n\n1. Bir\n2. İki\n"
 CLIENT = "Acme Blog"
+
+
+def site_record(h: Harness, job: Job) -> DeliveryRecord | None:
+    """The job's delivery record for its client's site, as stored."""
+    assert job.id is not None
+    job_id, target = job.id, str(job.client_id)
+    return h.bot.db.run_sync(
+        lambda s: deliveries.get_record(s, job_id=job_id, kind=sites.SITE, target=target)
+    )
 
 
 @pytest.fixture
@@ -49,9 +59,11 @@ async def client_chat(h: Harness) -> Chat:
     return chat
 
 
-async def connect(chat: Chat, url: str, username: str, password: str) -> list[object]:
+async def connect(
+    chat: Chat, url: str, username: str, password: str, client: str = CLIENT
+) -> list[object]:
     await chat.say("/musteriler")
-    shown = await chat.press(f"Web sitesi · {CLIENT}")
+    shown = await chat.press(f"Web sitesi · {client}")
     if "bağlı bir WordPress sitesi yok" in texts(shown):
         assert labels(shown) == ["Siteyi bağla"]
         assert "adresini yazın" in texts(await chat.press("Siteyi bağla"))
@@ -159,10 +171,10 @@ async def test_a_delivered_article_becomes_one_draft_post_however_often_pressed(
     answers = await asyncio.gather(*racing)
     assert len(wordpress.site.posts) == 1
     assert any("taslak hazır" in texts(answer) for answer in answers)
-    stored = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
-    assert stored is not None
-    assert stored.site_post_id == post.id
-    assert stored.site_claim_until is None
+    record = site_record(h, job)
+    assert record is not None
+    assert (record.progress, record.done) == (str(post.id), True)
+    assert record.lease_until is None
 
     listing = await chat.say("/makalelerim")
     assert "WordPress'e taslak · 1" in labels(listing)

@@ -4,6 +4,8 @@ that refuses pauses the plan and says why."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -11,17 +13,27 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import stamina
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from bot.core.plans.posts import RETRY
+from bot.core.plans.runner import Planner
 from bot.core.publishing.client_sites import CLAIM
-from storage.models import Job
+from storage.models import DeliveryRecord, Job
 from tests.dialog_harness import Chat, Harness, labels, scripted, texts
 from tests.fake_upstream import FakeUpstream
 from tests.fake_wordpress import FakeWordPress
-from tests.integration.test_wordpress_dialogs import ARTICLE, CLIENT, TITLE, client_chat, connect
+from tests.fakes import wait_until
+from tests.integration.test_wordpress_dialogs import (
+    ARTICLE,
+    CLIENT,
+    TITLE,
+    client_chat,
+    connect,
+    site_record,
+)
 
 ISTANBUL = ZoneInfo("Europe/Istanbul")
+SECOND = "İkinci Ajans"
 
 
 @pytest.fixture
@@ -41,26 +53,45 @@ async def wordpress() -> AsyncIterator[FakeWordPress]:
         yield site
 
 
-async def planned_and_finished(h: Harness, chat: Chat, upstream: FakeUpstream) -> tuple[Job, str]:
-    """A one-time plan for the client with its site as target, run and its article finished;
-    the job and the plan's summary."""
+async def planned_and_finished(
+    h: Harness, chat: Chat, upstream: FakeUpstream, *, draft: bool = False
+) -> tuple[Job, str]:
+    """A one-time plan for the client with its site as target (drafts there with ``draft``),
+    run and its article finished; the job and the plan's summary."""
+    at, summary = await make_plan(h, chat, CLIENT, draft=draft)
+    (job,) = await run_and_finish(h, upstream, at)
+    return job, summary
+
+
+async def make_plan(
+    h: Harness, chat: Chat, client: str, *, draft: bool = False, site: str = "Örnek Blog"
+) -> tuple[datetime, str]:
+    """A one-time plan two minutes ahead for ``client`` with its site (named ``site``) as
+    target; its time and its summary as last shown."""
     at = h.clock.now.replace(second=0, microsecond=0) + timedelta(minutes=2)
     wall = at.astimezone(ISTANBUL).strftime("%d.%m.%Y %H:%M")
     await chat.say(f"/takvim {wall}: {TITLE}")
-    await chat.press(CLIENT)
+    await chat.press(client)
     await chat.press("Samimi")
     where = await chat.press("Kısa")
-    assert labels(where)[:2] == ["Bu sohbet", "🌐 Örnek Blog"], texts(where)
-    summary = texts(await chat.press("🌐 Örnek Blog"))
+    assert labels(where)[:2] == ["Bu sohbet", f"🌐 {site}"], texts(where)
+    summary = await chat.press(f"🌐 {site}")
+    if draft:
+        summary = await chat.press("Taslak")
     assert "Plan kaydedildi" in texts(await chat.press("Onayla"))
+    return at, texts(summary)
+
+
+async def run_and_finish(h: Harness, upstream: FakeUpstream, at: datetime) -> list[Job]:
+    """Run the plans due at ``at``, finish their articles and deliver them to the chat."""
     h.clock.now = at
     await h.bot.planner.run_due()
-    (order,) = upstream.orders
-    upstream.finish(order.request_id, ARTICLE)
-    job = h.bot.db.run_sync(lambda s: s.exec(select(Job)).one())
-    h.clock.now = max(at, job.next_poll_at)
+    for order in upstream.orders:
+        upstream.finish(order.request_id, ARTICLE)
+    found = h.bot.db.run_sync(lambda s: list(s.exec(select(Job).order_by(col(Job.id)))))
+    h.clock.now = max(at, *(job.next_poll_at for job in found))
     await h.bot.delivery.poll_once()
-    return job, summary
+    return h.bot.db.run_sync(lambda s: list(s.exec(select(Job).order_by(col(Job.id)))))
 
 
 async def test_a_planned_article_goes_to_the_site_once_at_its_time(
@@ -69,15 +100,15 @@ async def test_a_planned_article_goes_to_the_site_once_at_its_time(
     chat = await client_chat(h)
     await connect(chat, wordpress.base_url, wordpress.username, wordpress.app_password)
     job, summary = await planned_and_finished(h, chat, upstream)
-    assert "Hedef: bu sohbet ve Örnek Blog sitesi" in summary
+    assert "Hedef: bu sohbet ve Örnek Blog sitesi (planın saatinde yayımlanacak yazı)" in summary
 
     await h.bot.planner.run_due()
     await h.bot.planner.run_due()
 
     (post,) = wordpress.site.posts.values()
-    run_at = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
-    assert run_at is not None
-    assert run_at.site_post_id == post.id
+    record = site_record(h, job)
+    assert record is not None
+    assert (record.progress, record.done) == (str(post.id), True)
     assert post.status in ("future", "publish"), "future, published at once when its time passed"
     assert post.slug == "yapay-zeka-ile-icerik-uretimi"
     told = [call.text for call in h.messenger.sent if "sitesine gönderildi" in call.text]
@@ -114,11 +145,11 @@ async def test_a_site_that_is_down_is_tried_again_later(
     # One attempt a call: the adapter's own backoff is tested with the adapter.
     with stamina.set_testing(True, attempts=1):
         await h.bot.planner.run_due()
-        held = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+        held = site_record(h, job)
         await h.bot.planner.run_due()
     assert wordpress.site.posts == {}
     assert held is not None
-    assert held.site_claim_until == h.clock.now + RETRY
+    assert held.next_try_at == h.clock.now + RETRY
     assert wordpress.site.faults == [503] * 2, "left alone until the wait is over"
     assert not [call for call in h.messenger.sent if "Takvim durduruldu" in call.text]
 
@@ -142,7 +173,9 @@ async def test_a_site_that_is_down_does_not_hold_back_the_chats_article(
     stored = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
     assert stored is not None
     assert stored.status == "delivered", "the chat's article went out while the site was down"
-    assert stored.site_post_id is None
+    record = site_record(h, job)
+    assert record is not None
+    assert not record.done
     assert wordpress.site.posts == {}
     assert any(TITLE in call.text for call in h.messenger.sent)
 
@@ -160,25 +193,25 @@ async def test_a_restart_before_the_post_was_recorded_writes_it_once(
     h.bot.db.run_sync(lambda s: _forget_post(s, job.id, until))
 
     await h.bot.planner.run_due()
-    held = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+    held = site_record(h, job)
     assert held is not None
-    assert held.site_post_id is None, "left alone while another's claim holds"
+    assert held.progress is None, "left alone while another's lease holds"
     h.clock.advance(CLAIM.total_seconds())
     await h.bot.planner.run_due()
     await h.bot.planner.run_due()
 
     assert list(wordpress.site.posts) == [post.id], "found again by its slug, not written twice"
-    stored = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+    stored = site_record(h, job)
     assert stored is not None
-    assert stored.site_post_id == post.id
+    assert stored.progress == str(post.id)
 
 
 def _forget_post(session: Session, job_id: int | None, until: datetime) -> None:
-    """What a crash between the write and its record leaves: a claim, and no post id."""
-    row = session.get(Job, job_id)
-    assert row is not None
-    row.site_post_id = None
-    row.site_claim_until = until
+    """What a crash between the write and its record leaves: a lease, and no post id."""
+    row = session.exec(select(DeliveryRecord).where(DeliveryRecord.job_id == job_id)).one()
+    row.progress, row.done = None, False
+    row.lease_owner, row.lease_until = "a process that died", until
+    row.next_try_at = until - CLAIM
     session.add(row)
     session.commit()
 
@@ -195,17 +228,102 @@ async def test_a_site_that_stays_down_is_tried_less_and_less_often(
     with stamina.set_testing(True, attempts=1):
         for _ in range(3):
             await h.bot.planner.run_due()
-            held = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+            held = site_record(h, job)
             assert held is not None
-            assert held.site_claim_until is not None
-            waits.append(held.site_claim_until - h.clock.now)
-            h.clock.now = held.site_claim_until
+            assert held.next_try_at is not None
+            waits.append(held.next_try_at - h.clock.now)
+            h.clock.now = held.next_try_at
     assert waits == [RETRY, RETRY * 2, RETRY * 4]
     assert wordpress.site.faults == [503] * 7
 
     wordpress.site.faults = []
     await h.bot.planner.run_due()
-    stored = h.bot.db.run_sync(lambda s: s.get(Job, job.id))
+    stored = site_record(h, job)
     assert stored is not None
-    assert stored.site_post_id is not None
-    assert stored.site_failures == 0
+    assert stored.done
+    assert stored.failures == 0
+
+
+async def test_a_plan_may_send_drafts_to_the_site_instead(
+    h: Harness, upstream: FakeUpstream, wordpress: FakeWordPress
+) -> None:
+    chat = await client_chat(h)
+    await connect(chat, wordpress.base_url, wordpress.username, wordpress.app_password)
+    _, summary = await planned_and_finished(h, chat, upstream, draft=True)
+    assert "Hedef: bu sohbet ve Örnek Blog sitesi (taslak)" in summary
+
+    await h.bot.planner.run_due()
+
+    (post,) = wordpress.site.posts.values()
+    assert (post.status, post.slug) == ("draft", "yapay-zeka-ile-icerik-uretimi")
+    told = [call.text for call in h.messenger.sent if "sitesine gönderildi" in call.text]
+    assert len(told) == 1
+    assert f"post={post.id}&action=edit" in told[0]
+
+
+async def test_a_site_that_hangs_does_not_hold_back_a_second_site(
+    h: Harness, upstream: FakeUpstream, wordpress: FakeWordPress
+) -> None:
+    chat = await client_chat(h)
+    await connect(chat, wordpress.base_url, wordpress.username, wordpress.app_password)
+    await chat.say("/musteriler")
+    await chat.press("Müşteri ekle")
+    await chat.say(SECOND)
+    async with FakeWordPress.running() as second:
+        await connect(chat, second.base_url, second.username, second.app_password, SECOND)
+        at, _ = await make_plan(h, chat, CLIENT)
+        await make_plan(h, chat, SECOND)
+        jobs = await run_and_finish(h, upstream, at)
+        assert [job.status for job in jobs] == ["delivered", "delivered"]
+        # The first site takes the post and never answers (a host under load).
+        wordpress.site.lost_answers = 1
+
+        tick = asyncio.create_task(h.bot.planner.run_due())
+        try:
+            # Shorter than the site's own timeout: the first site's write holds this long.
+            await wait_until(lambda: _done(h, jobs[1]), timeout=15.0)
+            assert not tick.done(), "the first site's write is still waiting"
+            assert len(second.site.posts) == 1
+        finally:
+            tick.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await tick
+    told = [call.text for call in h.messenger.sent if "sitesine gönderildi" in call.text]
+    assert len(told) == 1
+
+
+def _done(h: Harness, job: Job) -> bool:
+    record = site_record(h, job)
+    return record is not None and record.done
+
+
+async def test_a_new_process_resumes_a_sites_record_without_a_second_post(
+    h: Harness, upstream: FakeUpstream, wordpress: FakeWordPress
+) -> None:
+    chat = await client_chat(h)
+    await connect(chat, wordpress.base_url, wordpress.username, wordpress.app_password)
+    job, _ = await planned_and_finished(h, chat, upstream)
+    wordpress.site.lost_answers = 1
+    # The process dies while the site holds its write: the post is made, its answer lost.
+    tick = asyncio.create_task(h.bot.planner.run_due())
+    await wait_until(lambda: bool(wordpress.site.posts))
+    tick.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await tick
+    (post,) = wordpress.site.posts.values()
+
+    successor = Planner(h.bot.services, "a process started after")
+    await successor.run_due()
+    held = site_record(h, job)
+    assert held is not None
+    assert not held.done, "left alone while the dead process's lease holds"
+    h.clock.advance(CLAIM.total_seconds())
+    await successor.run_due()
+    await successor.run_due()
+
+    assert list(wordpress.site.posts) == [post.id], "resumed on the same post, not a second"
+    record = site_record(h, job)
+    assert record is not None
+    assert (record.progress, record.done) == (str(post.id), True)
+    told = [call.text for call in h.messenger.sent if "sitesine gönderildi" in call.text]
+    assert len(told) == 1

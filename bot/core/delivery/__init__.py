@@ -8,8 +8,10 @@
 - ``messengers``: the chats this process can write to, and messages fitted to each;
 - ``addresses``: where a job's messages go, by its platform's rules (threads, private chats);
 - ``recipients``: whom a job's messages are for, and in which language;
-- ``progress``: each job's progress message, posted at the order and edited as it moves.
-- ``failed_late``: an article message failed after it was accepted takes its article back.
+- ``progress``: each job's progress message, posted at the order and edited as it moves;
+- ``failed_late``: an article message failed after it was accepted takes its article back;
+- ``destinations``: the places an article goes besides its chat (a client's site), one
+  delivery record each, and the port each kind implements.
 
 A job's states (``storage.states.JobStatus``)::
 
@@ -19,6 +21,16 @@ A job's states (``storage.states.JobStatus``)::
        │                    └──sending failed for another reason 5 times──▶ UNSENDABLE (told)
        ├──failed upstream──▶ FAILED (reported with its reason)
        └──too old, or gone from the upstream──▶ EXPIRED (reported)
+
+A delivery record's states (``storage.models.DeliveryRecord``), one per destination besides
+the chat, each with its own lease, so none waits for the chat or for another::
+
+    due ──leased──▶ writing ──Delivered──▶ done (its progress kept: a post's id)
+     ▲                 ├──Later (no answer)──▶ due again after a wait that doubles
+     │                 └──Halted (refused: the plan paused)──▶ waiting, with no next try
+     └──its owner acts (the plan resumed)──── waiting
+
+A lease run out (its writer died) makes the record due again, resumed from its progress.
 
 An error of the upstream or of a chat postpones only that one job, with a growing wait; so
 does a bug met while handling one job, so that it cannot stop every other job's delivery.

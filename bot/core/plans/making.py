@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.core.actions import PickSite, PickTarget
+from bot.core.actions import PickSite, PickSitePost, PickTarget
 from bot.core.dialogs import order
 from bot.core.events import Command, Press
 from bot.core.plans import listing
@@ -19,7 +19,7 @@ from storage import plans, targets
 from storage.models import Plan
 from storage.states import Awaiting, DraftKind
 
-__all__ = ["rhythm_and_titles", "start_plan", "target_picked"]
+__all__ = ["rhythm_and_titles", "site_post_picked", "start_plan", "target_picked"]
 
 # The rhythm ends at the first colon followed by a space or a line, so a title may hold one
 # ("Yapay zekâ: 5 yöntem") and the time's own colon ("09:00") never ends it.
@@ -97,4 +97,17 @@ async def target_picked(turn: Turn, action: PickTarget | PickSite, press: Press)
             s, plan_id=plan_id, chat_id=chat_id, title=title, to_site=to_site
         )
     )
+    await order.summary_again(turn, action.draft_id, press.message_id)
+
+
+async def site_post_picked(turn: Turn, action: PickSitePost, press: Press) -> None:
+    """Keep whether the plan's posts on its client's site are scheduled or drafts, then show
+    its summary again."""
+    plan = await turn.store(lambda s: plans.plan_of_draft(s, draft_id=action.draft_id))
+    if plan is None or plan.chat_user_id != turn.user_id:
+        turn.notice(turn.texts.stale_button)
+        return
+    assert plan.id is not None
+    plan_id, draft = plan.id, bool(action.draft)
+    await turn.store(lambda s: plans.set_site_draft(s, plan_id=plan_id, draft=draft))
     await order.summary_again(turn, action.draft_id, press.message_id)

@@ -1,25 +1,26 @@
-"""A plan's articles on its client's site: each finished one posted once, at its run's time
-(``status: future`` with its ``date_gmt``, since the site's zone may differ), and its owner
-told privately with the link. A site that is down is tried again later; one that refuses
-pauses the plan, as a lost channel does, and says why."""
+"""A plan's articles on its client's site, as one destination of their delivery: each
+finished one posted once, at its run's time (``status: future`` with its ``date_gmt``, since
+the site's zone may differ) or as a draft where the plan says so, and its owner told privately
+with the link. A site that is down is tried again later; one that refuses pauses the plan, as
+a lost channel does, and says why."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from bot.core.delivery.waits import failure_wait
+from bot.core.delivery.destinations import Delivered, Destinations, Halted, Later, Outcome
 from bot.core.dialogs.sites import site_problem
-from bot.core.publishing.client_sites import ClientSites, PostBusy
+from bot.core.publishing.client_sites import CLAIM, ClientSites
 from bot.core.publishing.errors import SiteError
 from bot.core.texts import Texts
 from bot.core.turn import CoreServices
 from storage import clients, plans, sites, users
-from storage.models import Job, Plan
+from storage.models import DeliveryRecord, Job, Plan
 from storage.states import PlanStatus
 
-__all__ = ["RETRY", "publish_planned"]
+__all__ = ["RETRY", "SitePosts", "destinations"]
 
 log = logging.getLogger(__name__)
 
@@ -28,53 +29,73 @@ _Say = Callable[[Texts], str]
 # doubles with each failure in a row, up to ``_MAX_WAIT``.
 RETRY = timedelta(minutes=5)
 _MAX_WAIT = timedelta(hours=2)
+_RUNNING = (PlanStatus.ACTIVE, PlanStatus.DONE)
 
 
-async def publish_planned(services: CoreServices, publisher: ClientSites) -> None:
-    """Post every finished article of the plans that publish to their client's site; one
-    article's failure does not hold up the others."""
-    now = services.clock()
-    due = await services.db.run(lambda s: sites.due_planned_posts(s, now=now))
-    for job, plan, run_at in due:
+def destinations(services: CoreServices, owner: str) -> Destinations:
+    """The destinations the calendar's tick delivers to besides the chats: its clients' sites
+    where the bot is wired with them."""
+    registry = {sites.SITE: SitePosts(services, services.sites)} if services.sites else {}
+    return Destinations(
+        db=services.db,
+        clock=services.clock,
+        owner=owner,
+        registry=registry,
+        retry=RETRY,
+        max_wait=_MAX_WAIT,
+        lease_for=CLAIM,
+    )
+
+
+class SitePosts:
+    """The ``Destination`` of a plan's articles on its client's site."""
+
+    def __init__(self, services: CoreServices, publisher: ClientSites) -> None:
+        self._services = services
+        self._publisher = publisher
+
+    async def deliver(self, record: DeliveryRecord, job: Job) -> Outcome:
+        """Post the article at its run's time (or as a draft), updating the post it has."""
+        assert job.id is not None
+        job_id, services = job.id, self._services
+        planned = await services.db.run(lambda s: sites.plan_of_post(s, job_id=job_id))
+        if planned is None or planned[0].status not in _RUNNING:
+            # A press's record, due only on a press; or a paused plan's, due once it runs.
+            return Halted()
+        plan, run_at = planned
+        site = await self._publisher.site(plan.chat_user_id, plan.client_id)
+        if site is None:
+            # The client's site was removed since the plan was made (or the client itself).
+            name = await self._client_name(plan)
+            await _pause(
+                services, plan, job, "WordPress", lambda t: t.sites.none.format(client=name)
+            )
+            return Halted()
+        at = None if plan.site_draft else run_at
         try:
-            await _publish(services, publisher, job, plan, run_at)
-        except Exception:
-            log.exception("the post of job %s to its plan's site failed", job.id)
+            post = await self._publisher.write(site, job, record.progress, scheduled_at=at)
+        except SiteError as err:
+            if err.passing:
+                return Later()
+            refusal, url = err, site.url
+            await _pause(services, plan, job, site.name, lambda t: site_problem(t, refusal, url))
+            return Halted()
+        await _tell(
+            services,
+            plan,
+            lambda t: t.sites.plan_published.format(
+                title=job.title, site=site.name, link=post.link, edit_link=post.edit_link
+            ),
+        )
+        return Delivered(str(post.post_id))
 
-
-async def _publish(
-    services: CoreServices, publisher: ClientSites, job: Job, plan: Plan, run_at: datetime
-) -> None:
-    site = await publisher.site(plan.chat_user_id, plan.client_id)
-    if site is None:
-        # The client's site was removed since the plan was made (or the client itself).
-        client = await services.db.run(
+    async def _client_name(self, plan: Plan) -> str:
+        client = await self._services.db.run(
             lambda s: clients.get_client(
                 s, user_id=plan.chat_user_id, client_id=plan.client_id or 0
             )
         )
-        name = client.name if client is not None else ""
-        await _pause(services, plan, job, "WordPress", lambda t: t.sites.none.format(client=name))
-        return
-    try:
-        post = await publisher.publish_draft(site, job, scheduled_at=run_at)
-    except PostBusy:
-        return
-    except SiteError as err:
-        if err.passing:
-            wait = failure_wait(RETRY, job.site_failures, _MAX_WAIT)
-            await publisher.hold(job, services.clock() + wait)
-            return
-        refusal, url = err, site.url
-        await _pause(services, plan, job, site.name, lambda t: site_problem(t, refusal, url))
-        return
-    await _tell(
-        services,
-        plan,
-        lambda t: t.sites.plan_published.format(
-            title=job.title, site=site.name, link=post.link, edit_link=post.edit_link
-        ),
-    )
+        return client.name if client is not None else ""
 
 
 async def _pause(services: CoreServices, plan: Plan, job: Job, site: str, problem: _Say) -> None:
@@ -87,7 +108,7 @@ async def _pause(services: CoreServices, plan: Plan, job: Job, site: str, proble
             plan_id=plan_id,
             user_id=user_id,
             status=PlanStatus.PAUSED,
-            since=(PlanStatus.ACTIVE, PlanStatus.DONE),
+            since=_RUNNING,
             reason="site",
         )
     )

@@ -21,12 +21,12 @@ from bot.core.errors import NotLoggedIn
 from bot.core.events import ChatAddress, Origin, UserKey
 from bot.core.plans.costs import titles_cost
 from bot.core.plans.logout import LOGGED_OUT
-from bot.core.plans.posts import publish_planned
+from bot.core.plans.posts import destinations
 from bot.core.plans.targets import refusal
 from bot.core.plans.words import local_time
 from bot.core.ports import MessengerError, PostingRefused
 from bot.core.turn import CoreServices, Turn
-from storage import drafts, plans, users
+from storage import drafts, plans, sites, users
 from storage.models import Job, Plan, PlanRun
 from storage.states import RunStatus
 
@@ -54,6 +54,7 @@ class Planner:
         self.services = services
         self.owner = owner
         self.lease = lease
+        self._destinations = destinations(services, owner)
         # When this process first ticked: a run due since then was not missed for want of a bot.
         self._since: datetime | None = None
         # Runs that failed here, by plan and time, and when they may be tried again: each is
@@ -82,9 +83,11 @@ class Planner:
                     await self._attempt(plan, self.services.clock())
 
         await asyncio.gather(*(runs_of_owner(runs) for runs in by_owner.values()))
+        # Records of their client's site for the plans' finished articles that go there,
+        # then every due record (a site's post among them) to its destination.
         if self.services.sites is not None:
-            # Articles of plans that publish to their client's site go there once finished.
-            await publish_planned(self.services, self.services.sites)
+            await self.services.db.run(lambda s: sites.open_planned_posts(s, now=now))
+        await self._destinations.run_due()
 
     async def _attempt(self, plan: Plan, now: datetime) -> None:
         """Run the plan's due run; a failure is logged once for that run, which then rests."""

@@ -9,7 +9,7 @@ from decimal import Decimal
 from sqlmodel import Session
 
 from bot.api import ArticleApiError
-from bot.core.actions import SavePlan
+from bot.core.actions import PickSitePost, SavePlan
 from bot.core.events import Press
 from bot.core.plans import targets as plan_targets
 from bot.core.plans.costs import titles_cost
@@ -34,12 +34,26 @@ SHOWN_RUNS = 5
 MAX_PLANS = 50
 
 
-async def _target(turn: Turn, plan: Plan, draft: Draft) -> str:
-    """Where the plan's articles go, its client's site named too."""
+async def _target(turn: Turn, plan: Plan, draft: Draft) -> tuple[str, tuple[Button, ...]]:
+    """Where the plan's articles go, its client's site named too with how posts go there;
+    and for a site, the buttons that choose it (scheduled posts, or drafts)."""
     target = plan.target_title or turn.texts.calendar.here
-    sites = turn.services.sites
+    sites, texts = turn.services.sites, turn.texts.sites
     site = await sites.site(turn.user_id, draft.client_id) if sites and plan.to_site else None
-    return turn.texts.sites.plan_target.format(target=target, site=site.name) if site else target
+    if site is None:
+        return target, ()
+    how = texts.as_drafts if plan.site_draft else texts.as_scheduled
+    choices = (
+        Button(
+            _chosen(texts.button_scheduled, not plan.site_draft), PickSitePost(draft.id, 0).encode()
+        ),
+        Button(_chosen(texts.button_draft, plan.site_draft), PickSitePost(draft.id, 1).encode()),
+    )
+    return texts.plan_target.format(target=target, site=site.name, how=how), choices
+
+
+def _chosen(label: str, chosen: bool) -> str:
+    return f"✓ {label}" if chosen else label
 
 
 async def show(
@@ -64,9 +78,10 @@ async def show(
     count = len(draft.titles or []) if schedule.repeats else 1
     runs = schedule.next_times(turn.services.clock(), count)
     shown = tuple((Span(local_time(at, schedule.zone, calendar)),) for at in runs[:SHOWN_RUNS])
+    target, site_choices = await _target(turn, plan, draft)
     blocks += [
         paragraph(bold(f"{calendar.summary_rhythm}: "), describe(schedule, calendar)),
-        paragraph(bold(f"{calendar.summary_target}: "), await _target(turn, plan, draft)),
+        paragraph(bold(f"{calendar.summary_target}: "), target),
         paragraph(bold(f"{calendar.summary_runs}:")),
         BulletList(shown),
     ]
@@ -79,7 +94,8 @@ async def show(
         SavePlan(draft.id).encode(),
         aliases=in_every_language(lambda t: t.button_confirm),
     )
-    turn.replace(message_id, Screen(tuple(blocks), ((save, cancel), *change)))
+    rows = ((save, cancel), *((site_choices,) if site_choices else ()), *change)
+    turn.replace(message_id, Screen(tuple(blocks), rows))
 
 
 async def _unpaid(turn: Turn, draft: Draft, schedule: Schedule) -> list[Block]:

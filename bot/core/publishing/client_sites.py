@@ -1,14 +1,16 @@
 """Clients' sites: connected only after the site took the password, and articles written
-there once, whoever presses and however often."""
+there once, whoever presses and however often (the article's delivery record for the site
+holds the post's id, and its lease lets one write at a time)."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from uuid import uuid4
 
 from bot.core.clock import Clock
 from bot.core.publishing.drafts import post_draft
 from bot.core.publishing.site import PublishedPost, SiteCredentials, SitePublisher
-from storage import Database, TokenCipher, sites
+from storage import Database, TokenCipher, deliveries, sites
 from storage.models import Job
 from storage.sites import StoredSite
 
@@ -64,41 +66,62 @@ class ClientSites:
             )
         )
 
-    async def hold(self, job: Job, until: datetime) -> None:
-        """Leave the job's post alone until ``until`` (a site that is down is tried later),
-        counting the site's failure."""
-        assert job.id is not None
-        job_id = job.id
-        await self._db.run(lambda s: sites.put_off_post(s, job_id=job_id, until=until))
-
     async def forget(self, user_id: int, client_id: int) -> bool:
         """Remove the client's site; whether it had one."""
         return await self._db.run(
             lambda s: sites.forget_site(s, user_id=user_id, client_id=client_id)
         )
 
-    async def publish_draft(
-        self, site: StoredSite, job: Job, *, scheduled_at: datetime | None = None
-    ) -> PublishedPost:
-        """Write the job's article on the site, as a draft or (``scheduled_at``) a post at that
-        time: the post already written for it is updated. Raises ``PostBusy`` while another
-        writes it, or the site's error."""
+    async def publish_draft(self, site: StoredSite, job: Job) -> PublishedPost:
+        """Write the job's article on the site as a draft, on a press: the post already written
+        for it is updated. Raises ``PostBusy`` while another writes it, or the site's error."""
         assert job.id is not None
-        assert job.content is not None
-        job_id, now = job.id, self._clock()
-        claimed, known = await self._db.run(
-            lambda s: sites.claim_post(
-                s, job_id=job_id, user_id=job.chat_user_id, now=now, until=now + CLAIM
+        job_id, now, owner = job.id, self._clock(), f"press {uuid4().hex}"
+        record = await self._db.run(
+            lambda s: deliveries.claim_one(
+                s,
+                job_id=job_id,
+                kind=sites.SITE,
+                target=str(site.client_id),
+                owner=owner,
+                now=now,
+                until=now + CLAIM,
             )
         )
-        if not claimed:
+        if record is None:
             raise PostBusy(job_id)
-        creds = SiteCredentials(site.url, site.username, site.app_password)
+        assert record.id is not None
+        record_id = record.id
         try:
-            draft = post_draft(job.title, job.content, scheduled_at=scheduled_at)
-            post = await self._publisher.publish(creds, draft, known)
+            post = await self.write(site, job, record.progress)
         except BaseException:
-            await self._db.run(lambda s: sites.release_post(s, job_id=job_id))
+            await self._db.run(lambda s: deliveries.release(s, record_id=record_id, owner=owner))
             raise
-        await self._db.run(lambda s: sites.record_post(s, job_id=job_id, post_id=post.post_id))
+        await self._db.run(
+            lambda s: deliveries.settle(
+                s,
+                record_id=record_id,
+                owner=owner,
+                progress=str(post.post_id),
+                done=True,
+                failures=0,
+                next_try_at=None,
+            )
+        )
         return post
+
+    async def write(
+        self,
+        site: StoredSite,
+        job: Job,
+        progress: str | None,
+        *,
+        scheduled_at: datetime | None = None,
+    ) -> PublishedPost:
+        """Write the article on the site, as a draft or (``scheduled_at``) a post at that time,
+        updating the post ``progress`` names; the caller holds the article's delivery record."""
+        assert job.content is not None
+        creds = SiteCredentials(site.url, site.username, site.app_password)
+        draft = post_draft(job.title, job.content, scheduled_at=scheduled_at)
+        known = int(progress) if progress is not None else None
+        return await self._publisher.publish(creds, draft, known)

@@ -38,6 +38,11 @@ class SiteTexts:
     unknown_problem: str
     # A plan whose articles go to its client's site too.
     plan_target: str
+    # How a plan's articles go to the site: posts at the run's time, or drafts.
+    as_scheduled: str
+    as_drafts: str
+    button_scheduled: str
+    button_draft: str
     plan_published: str
     plan_paused: str
     # Slack's form of a site (a modal title is at most 24 characters).
@@ -144,7 +149,11 @@ TURKISH_SITES = SiteTexts(
         "olabilir."
     ),
     unknown_problem="Site beklenmedik bir yanıt verdi. Biraz sonra tekrar deneyin.",
-    plan_target="{target} ve {site} sitesi",
+    plan_target="{target} ve {site} sitesi ({how})",
+    as_scheduled="planın saatinde yayımlanacak yazı",
+    as_drafts="taslak",
+    button_scheduled="Zamanlanmış yazı",
+    button_draft="Taslak",
     plan_published="Takvim: “{title}” {site} sitesine gönderildi: {link}\nDüzenle: {edit_link}",
     plan_paused=(
         "Takvim durduruldu: “{title}” {site} sitesine gönderilemedi. {problem} "
@@ -249,7 +258,11 @@ ENGLISH_SITES = SiteTexts(
         "plugin may have switched them off."
     ),
     unknown_problem="The site gave an unexpected answer. Try again in a moment.",
-    plan_target="{target} and the site {site}",
+    plan_target="{target} and the site {site} ({how})",
+    as_scheduled="a post published at the plan's time",
+    as_drafts="a draft",
+    button_scheduled="Scheduled post",
+    button_draft="Draft",
     plan_published="Calendar: “{title}” went to {site}: {link}\nEdit: {edit_link}",
     plan_paused=(
         "Calendar paused: “{title}” could not go to {site}. {problem} "
