@@ -42,6 +42,7 @@ WRITTEN: list[tuple[ButtonAction, str]] = [
     (actions.RemoveSite(7, 42), "cx|7|42"),
     (actions.PublishDraft(7, "req-3"), "wp|7|req-3"),
     (actions.PickSite("abcDEF12"), "ts|abcDEF12"),
+    (actions.PickSitePost("abcDEF12", 1), "tw|abcDEF12|1"),
 ]
 
 
