@@ -55,6 +55,7 @@ __all__ = [
     "deliveries",
     "fresh_env",
     "order_one_article_per_chat",
+    "paragraphs",
 ]
 
 # The Bot API methods that put something into a chat or change it there.
@@ -233,6 +234,8 @@ class BotProcess:
     gate: TelegramGate
     webhook: bool
     starts: int = 0
+    # The port its HTTP app listens on, new at each start.
+    port: int = 0
     _process: asyncio.subprocess.Process | None = None
 
     @property
@@ -241,13 +244,19 @@ class BotProcess:
         return self.workdir / f"{self.name}.log"
 
     @property
+    def served_at(self) -> str:
+        """The root URL of its HTTP app, where a load balancer sends its requests."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
     def running(self) -> bool:
         """Whether the process is started and not ended."""
         return self._process is not None and self._process.returncode is None
 
     async def start(self) -> None:
         """Start the process; return once it polls (or has set its webhook)."""
-        env = {**self.env, "TELEGRAM_API_URL": self.gate.url, "PORT": str(free_port())}
+        self.port = free_port()
+        env = {**self.env, "TELEGRAM_API_URL": self.gate.url, "PORT": str(self.port)}
         if self.webhook:
             env |= {
                 "TELEGRAM_WEBHOOK_URL": WEBHOOK_URL,
@@ -463,9 +472,9 @@ def deliveries(telegram: FakeTelegram, orders: Iterable[Order]) -> list[Delivere
     found: list[Delivered] = []
     for order in orders:
         chat = str(order.chat_id)
-        paragraphs = _paragraphs(order.content)
-        copies = tuple(sum(paragraph in text for text in texts[chat]) for paragraph in paragraphs)
-        messages = sum(any(paragraph in text for paragraph in paragraphs) for text in texts[chat])
+        plain = paragraphs(order.content)
+        copies = tuple(sum(paragraph in text for text in texts[chat]) for paragraph in plain)
+        messages = sum(any(paragraph in text for paragraph in plain) for text in texts[chat])
         article = order.content.encode()
         files_in = sum(article in file for file in files[chat])
         found.append(Delivered(order, copies, files_in, messages, pages[chat]))
@@ -474,7 +483,7 @@ def deliveries(telegram: FakeTelegram, orders: Iterable[Order]) -> list[Delivere
 
 # Asked again at every look at the chats, for each of hundreds of articles.
 @cache
-def _paragraphs(content: str) -> tuple[str, ...]:
+def paragraphs(content: str) -> tuple[str, ...]:
     """The article's plain paragraphs, neither headings, lists nor tables, as a chat shows them."""
     blocks = (block.strip() for block in content.split("\n\n"))
     plain = (
