@@ -175,11 +175,11 @@ class People:
 
 async def kill_three_times(
     processes: Sequence[BotProcess], people: People, push: WebhookPush
-) -> list[str]:
+) -> dict[str, str]:
     """Once each count of ``KILLS_AT`` presses is reached, kill with SIGKILL a replica with a
-    press in hand (sent to it, not answered yet), and start it again; the names of the
-    killed."""
-    killed = []
+    press in hand (sent to it, not answered yet), and start it again; the killed, named by
+    where they served."""
+    killed: dict[str, str] = {}
     for presses in KILLS_AT:
         await wait_until(lambda: len(people.presses) >= presses, GIVE_UP * 2)  # noqa: B023
         # A bot that answers Telegram on arrival has a press in hand for a moment only: then
@@ -188,7 +188,7 @@ async def kill_three_times(
             await wait_until(lambda: pressed_at(processes, push) is not None, IN_HAND_WAIT)
         victim = pressed_at(processes, push) or latest_at(processes, push)
         await victim.kill()
-        killed.append(victim.name)
+        killed[victim.served_at] = f"{victim.name} (killed)"
         await victim.start()
     return killed
 
@@ -207,6 +207,18 @@ def pressed_at(processes: Sequence[BotProcess], push: WebhookPush) -> BotProcess
         if process.running and any("callback_query" in update for update in in_hand):
             return process
     return None
+
+
+def sent_to(
+    push: WebhookPush, press: Press, processes: Sequence[BotProcess], killed: dict[str, str]
+) -> str:
+    """Where the press's update went, when (from the press) and how it was answered."""
+    names = killed | {process.served_at: process.name for process in processes}
+    return ", ".join(
+        f"{names.get(a.replica or '', a.replica)} at +{a.sent - press.pressed:.2f} s: {a.status}"
+        for a in push.attempts
+        if a.query == press.query_id
+    )
 
 
 def charged(sandbox: RunningSandbox, titles: Sequence[str]) -> Counter[str]:
@@ -307,7 +319,8 @@ async def test_three_replicas_killed_three_times_answer_every_button_within_3_s_
                 )
         complaints = [line for process in processes for line in process.complaints()]
         slow = [
-            f"chat {p.chat_id} {p.label!r}: {p.seconds:.2f} s"
+            f"chat {p.chat_id} {p.label!r}: {p.seconds:.2f} s, "
+            f"{sent_to(push, p, processes, killed)}"
             for p in people.presses
             if p.seconds > ANSWER_GOAL
         ]

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
 import httpx
@@ -39,6 +40,9 @@ class Attempt:
     update_id: int
     replica: str | None
     status: int | None
+    # When it was sent (``time.monotonic()``), and the callback query it carries, if any.
+    sent: float = 0.0
+    query: str | None = None
 
     @property
     def delivered(self) -> bool:
@@ -87,7 +91,9 @@ class WebhookPush:
         path = urlsplit(str(webhook["url"])).path
         headers = {SECRET_HEADER: str(webhook["secret_token"])}
         replicas = list(self._replicas())
-        attempt = Attempt(update["update_id"], None, None)
+        sent = time.monotonic()
+        carried = update.get("callback_query", {}).get("id")
+        attempt = Attempt(update["update_id"], None, None, sent, carried)
         for _ in replicas:
             replica = replicas[self._turn % len(replicas)]
             self._turn += 1
@@ -100,9 +106,9 @@ class WebhookPush:
             except httpx.ConnectError:
                 continue
             except httpx.HTTPError:
-                attempt = Attempt(update["update_id"], replica, None)
+                attempt = replace(attempt, replica=replica)
             else:
-                attempt = Attempt(update["update_id"], replica, answer.status_code)
+                attempt = replace(attempt, replica=replica, status=answer.status_code)
             finally:
                 in_hand.remove(update)
             break
