@@ -106,7 +106,7 @@ class TelegramGate:
     """A Bot API proxy in front of the fake for one bot process, which can hold or slow sends."""
 
     def __init__(self, telegram: FakeTelegram, http: httpx.AsyncClient) -> None:
-        self._telegram = telegram
+        self.telegram = telegram
         self._http = http
         self.port = free_port()
         self.methods: list[str] = []
@@ -176,7 +176,7 @@ class TelegramGate:
         try:
             answer = await self._http.request(
                 request.method,
-                f"{self._telegram.url}{request.url.path}",
+                f"{self.telegram.url}{request.url.path}",
                 params=request.query_params,
                 content=body,
                 headers={"content-type": request.headers.get("content-type", "")},
@@ -233,6 +233,9 @@ class BotProcess:
     workdir: Path
     gate: TelegramGate
     webhook: bool
+    # Straight to the fake Bot API, its gate left out: half the requests for the test's
+    # event loop to serve, where nothing is to be held.
+    direct: bool = False
     starts: int = 0
     # The port its HTTP app listens on, new at each start.
     port: int = 0
@@ -256,27 +259,38 @@ class BotProcess:
     async def start(self) -> None:
         """Start the process; return once it polls (or has set its webhook)."""
         self.port = free_port()
-        env = {**self.env, "TELEGRAM_API_URL": self.gate.url, "PORT": str(self.port)}
+        api = self.gate.telegram.url if self.direct else self.gate.url
+        env = {**self.env, "TELEGRAM_API_URL": api, "PORT": str(self.port)}
         if self.webhook:
             env |= {
                 "TELEGRAM_WEBHOOK_URL": WEBHOOK_URL,
                 "TELEGRAM_WEBHOOK_SECRET": WEBHOOK_SECRET,
             }
         ready = "setwebhook" if self.webhook else "getupdates"
-        seen = len(self.gate.methods)
+        seen = self.gate.sent(ready)
         self.starts += 1
         with self.log.open("a") as log:
             log.write(f"--- start {self.starts}\n")
             log.flush()
             self._process = await bot_subprocess("telegram", env, self.workdir, log)
         try:
-            await wait_until(
-                lambda: ready in self.gate.methods[seen:] or not self.running, _START_TIMEOUT
-            )
+            await wait_until(lambda: self._started(ready, seen) or not self.running, _START_TIMEOUT)
         except AssertionError:
             raise AssertionError(f"{self.name} did not start:\n{self.log_tail()}") from None
         if not self.running:
             raise AssertionError(f"{self.name} ended while starting:\n{self.log_tail()}")
+
+    async def _started(self, ready: str, seen: int) -> bool:
+        """Whether the process has asked the Bot API for its updates (through its gate), or,
+        going straight to the fake, serves its HTTP app."""
+        if not self.direct:
+            return self.gate.sent(ready) > seen
+        async with httpx.AsyncClient(timeout=1.0) as http:
+            try:
+                answer = await http.get(f"{self.served_at}/health")
+            except httpx.HTTPError:
+                return False
+        return answer.status_code == HTTPStatus.OK
 
     async def stop(self) -> None:
         """Stop the process as SIGTERM does, letting it finish its round."""
@@ -333,8 +347,11 @@ async def bot_processes(
     poll_interval: float,
     lease_seconds: float,
     webhook: bool = False,
+    direct: bool = False,
 ) -> AsyncIterator[list[BotProcess]]:
-    """``count`` bot processes on one database and upstream, not started yet; all killed after."""
+    """``count`` bot processes on one database and upstream, not started yet; all killed after.
+
+    ``direct``: the processes talk to the fake Bot API with no gate between."""
     env = fresh_env() | {
         "TELEGRAM_BOT_TOKEN": TOKEN,
         "ARTICLE_API_URL": sandbox.url,
@@ -350,7 +367,7 @@ async def bot_processes(
             await gates.enter_async_context(
                 serving_http(gate.app(), port=gate.port, host="127.0.0.1")
             )
-            processes.append(BotProcess(f"bot-{number}", env, workdir, gate, webhook))
+            processes.append(BotProcess(f"bot-{number}", env, workdir, gate, webhook, direct))
         try:
             yield processes
         finally:

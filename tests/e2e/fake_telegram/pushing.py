@@ -94,9 +94,11 @@ class WebhookPush:
         sent = time.monotonic()
         carried = update.get("callback_query", {}).get("id")
         attempt = Attempt(update["update_id"], None, None, sent, carried)
-        for _ in replicas:
-            replica = replicas[self._turn % len(replicas)]
-            self._turn += 1
+        # Each replica once at most, from the next in turn: requests side by side move the
+        # turn on meanwhile.
+        first = self._turn % max(1, len(replicas))
+        self._turn += 1
+        for replica in replicas[first:] + replicas[:first]:
             in_hand = self.in_hand.setdefault(replica, [])
             in_hand.append(update)
             try:
