@@ -85,6 +85,8 @@ class Press:
     shown: float | None = None
     # The press's answer said it was handled already, and nothing more was shown.
     handled_before: bool = False
+    # What the press's answer said, if anything.
+    said: str = ""
 
     @property
     def seconds(self) -> float:
@@ -106,6 +108,7 @@ class Press:
                 self.query_id
             ):
                 self.answered = self.answered or call.at
+                self.said = str(params.get("text", ""))
                 if HANDLED_BEFORE in str(params.get("text", "")) and self.shown is None:
                     self.handled_before, self.shown = True, call.at
             elif call.method in _SHOWN and self._shows(call.response):
@@ -320,7 +323,7 @@ async def test_three_replicas_killed_three_times_answer_every_button_within_3_s_
                 )
         complaints = [line for process in processes for line in process.complaints()]
         slow = [
-            f"chat {p.chat_id} {p.label!r}: {p.seconds:.2f} s, "
+            f"chat {p.chat_id} {p.label!r}: {p.seconds:.2f} s (said {p.said!r}), "
             f"{sent_to(push, p, processes, killed)}"
             for p in people.presses
             if p.seconds > ANSWER_GOAL
