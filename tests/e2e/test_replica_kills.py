@@ -50,6 +50,9 @@ FIRST_CHAT = 7001
 # One person starts ordering this long after the one before, so that the kills land amid
 # the orders rather than after them.
 PEOPLE_APART = 0.6
+# A person reads each screen this long before pressing its button: no faster than the one
+# message a second Telegram lets into their chat, which is also receiving an article.
+READING = 1.0
 # The kills come once this many buttons have been pressed (of three a person).
 KILLS_AT = (10, 30, 50)
 # How long a kill waits for a replica to have a press in hand.
@@ -149,6 +152,7 @@ class People:
         for label, expect in steps:
             if screen is None:
                 return
+            await asyncio.sleep(READING)
             screen = await self._press(chat_id, screen, label, expect)
 
     async def _screen(self, chat_id: int, expect: str, since: int) -> StoredMessage | None:
