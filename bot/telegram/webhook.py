@@ -18,6 +18,8 @@ __all__ = ["SECRET_HEADER", "UPDATE_CLAIM", "webhook_route"]
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105 - a header name
 # How long an update is claimed while it is handled: sent again meanwhile, it is taken over
 # (its handler died). Longer than any update takes; Telegram waits about as long for an answer.
+# Should Telegram give up on a handler that still runs, the update is handled twice: the
+# purchase's one conditional move still charges once.
 UPDATE_CLAIM = 60.0
 log = logging.getLogger(__name__)
 
