@@ -4,7 +4,7 @@ and no order and no article is lost or doubled.
 
 Telegram sends each update to the webhook, which the host's balancer hands to the replicas in
 turn (``tests/e2e/fake_telegram/pushing.py``), and sends again an update a replica took and
-never answered 2xx. A kill lands just after a press reached its victim.
+never answered 2xx. A kill lands while its victim has a press in hand.
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ GIVE_UP = 30.0
 # Telegram's pace, restarts aside.
 DELIVERY_TIMEOUT = 90.0
 CHECK_INTERVAL = 0.25
+# The service's create call's timeout: an order a kill cut off is looked for upstream after it.
 CREATE_TIMEOUT = 5.0
 _SHOWN = frozenset({"sendMessage", "editMessageText"})
 # What a press of ``Onayla`` is answered with when its order was submitted before: by the
