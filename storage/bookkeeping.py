@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
+from functools import cache
 
-from sqlalchemy import ColumnElement, and_, delete, func, or_
+from sqlalchemy import ColumnElement, and_, bindparam, delete, func, or_, update
 from sqlmodel import Session, col, select
 
-from storage.inserts import insert_values_if_absent
+from storage.inserts import dialect_insert_for, insert_values_if_absent
 from storage.models import LoginAttempt, ProcessedUpdate, utcnow
-from storage.prepared import Transaction
+from storage.prepared import Prepared, Transaction, on_driver
 
 __all__ = [
+    "claim_update",
     "failed_logins_by_user_since",
     "failed_logins_since",
+    "finish_update",
     "lock_logins",
     "mark_processed",
     "prune_failed_logins",
@@ -32,6 +35,58 @@ def mark_processed(transaction: Transaction, *, source: str, update_id: str) -> 
     return insert_values_if_absent(
         transaction, ProcessedUpdate, values, key=("source", "update_id")
     )
+
+
+def claim_update(
+    transaction: Transaction, *, source: str, update_id: str, seconds: float | None
+) -> bool:
+    """Record an incoming update as being handled for up to ``seconds`` (None: handled at
+    once, as ``mark_processed``); ``False`` when it was handled before.
+
+    For a platform that sends an update again only when the bot did not confirm it after
+    handling it (Telegram's webhook): one whose handler died with its process is sent again
+    while its claim lasts, and taken over. Its mark reads ``processed_at`` ahead of now until
+    ``finish_update``; a claim never finished counts as handled once it is over.
+    """
+    if seconds is None:
+        return mark_processed(transaction, source=source, update_id=update_id)
+    now = utcnow()
+    values = {
+        "source": source,
+        "update_id": update_id,
+        "processed_at": now + timedelta(seconds=seconds),
+        "now": now,
+    }
+    driver = on_driver(transaction)
+    return _claim(driver.dialect.name).first(driver, values) is not None
+
+
+@cache
+def _claim(dialect: str) -> Prepared:
+    insert = dialect_insert_for(dialect, ProcessedUpdate)
+    return Prepared(
+        insert.on_conflict_do_update(
+            index_elements=["source", "update_id"],
+            set_={"processed_at": insert.excluded.processed_at},
+            where=col(ProcessedUpdate.processed_at) > bindparam("now"),
+        ).returning(col(ProcessedUpdate.update_id))
+    )
+
+
+def finish_update(transaction: Transaction, *, source: str, update_id: str) -> None:
+    """The claimed update is handled: a redelivery of it is a replay from now on."""
+    values = {"source": source, "update_id": update_id, "processed_at": utcnow()}
+    _FINISH.execute(transaction, values)
+
+
+_FINISH = Prepared(
+    update(ProcessedUpdate)
+    .where(
+        col(ProcessedUpdate.source) == bindparam("source"),
+        col(ProcessedUpdate.update_id) == bindparam("update_id"),
+    )
+    .values(processed_at=bindparam("processed_at"))
+)
 
 
 def prune_processed(session: Session, *, before: datetime) -> int:

@@ -12,15 +12,16 @@ from sqlmodel import Session, SQLModel
 
 from storage.prepared import Prepared, Transaction, on_driver
 
-__all__ = ["dialect_insert", "insert_if_absent", "insert_values_if_absent"]
+__all__ = ["dialect_insert", "dialect_insert_for", "insert_if_absent", "insert_values_if_absent"]
 
 
 def dialect_insert(session: Session, model: type[SQLModel]) -> sqlite.Insert | postgresql.Insert:
     """An INSERT into the model's table that can say what to do on a conflict."""
-    return _insert(session.get_bind().dialect.name, model)
+    return dialect_insert_for(session.get_bind().dialect.name, model)
 
 
-def _insert(dialect: str, model: type[SQLModel]) -> sqlite.Insert | postgresql.Insert:
+def dialect_insert_for(dialect: str, model: type[SQLModel]) -> sqlite.Insert | postgresql.Insert:
+    """``dialect_insert`` for a dialect named (``sqlite`` or ``postgresql``)."""
     return sqlite.insert(model) if dialect == "sqlite" else postgresql.insert(model)
 
 
@@ -69,5 +70,7 @@ def insert_values_if_absent(
 def _insert_if_absent(dialect: str, model: type[SQLModel], key: tuple[str, ...]) -> Prepared:
     returning: list[ColumnClause[Any]] = [column(name) for name in key]
     return Prepared(
-        _insert(dialect, model).on_conflict_do_nothing(index_elements=key).returning(*returning)
+        dialect_insert_for(dialect, model)
+        .on_conflict_do_nothing(index_elements=key)
+        .returning(*returning)
     )

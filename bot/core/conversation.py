@@ -191,15 +191,21 @@ class Conversations:
             )
         )
 
-    async def admit(self, source: str, update_id: str, origin: Origin) -> Admission | None:
+    async def admit(
+        self, source: str, update_id: str, origin: Origin, *, claim: float | None = None
+    ) -> Admission | None:
         """``first_time`` with what the update's answer reads first (the chat user and their
         access token) read in the same transaction, so that the answer begins with no round
         trip of its own. None when the update was seen before. A user's first update is
-        admitted on a second try, through the ORM, which makes their row."""
+        admitted on a second try, through the ORM, which makes their row.
+
+        With ``claim``, it is claimed for that many seconds, until ``finished``: sent again
+        meanwhile, it is taken over (``bookkeeping.claim_update``)."""
         accounts = self.services.accounts
+        ids = {"source": source, "update_id": update_id}
 
         def admit(transaction: Transaction) -> Admission | None:
-            if not bookkeeping.mark_processed(transaction, source=source, update_id=update_id):
+            if not bookkeeping.claim_update(transaction, **ids, seconds=claim):
                 return None
             found = accounts.with_user_in(transaction, origin.user)
             if found is not None:
@@ -217,6 +223,14 @@ class Conversations:
             # mark: had the two been apart, a failure between them would leave the update
             # marked and unanswered, its redelivery dropped as a replay.
             return await self.services.db.run(admit, synced=False)
+
+    async def finished(self, source: str, update_id: str) -> None:
+        """An update ``admit`` claimed is handled: sent again, it is a replay."""
+        await self.services.db.run_brief(
+            lambda transaction: bookkeeping.finish_update(
+                transaction, source=source, update_id=update_id
+            )
+        )
 
 
 class _NewUser(Exception):

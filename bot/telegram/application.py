@@ -15,6 +15,7 @@ from bot.telegram.ordering import PerUserOrder
 from bot.telegram.pacing import BOT_LIMITS, PacedRateLimiter
 from bot.telegram.transport import AiohttpRequest, Connections
 from bot.telegram.updates import tell_too_fast
+from bot.telegram.webhook import UPDATE_CLAIM
 
 __all__ = ["build_application"]
 
@@ -70,6 +71,7 @@ def build_application(
     else:
         builder = builder.updater(None)
     application: TelegramApp = builder.build()  # type: ignore[assignment]
+    application.bot_data.claim = None if polling else UPDATE_CLAIM
     application.bot_data.conversations = conversations
     application.bot_data.messenger = TelegramMessenger(application.bot)
     register_handlers(application)

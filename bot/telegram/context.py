@@ -19,6 +19,9 @@ class TelegramDeps:
 
     conversations: Conversations | None = None
     messenger: TelegramMessenger | None = None
+    # Webhook mode: how long an update is claimed while it is handled (see ``webhook.py``);
+    # None while polling, where an update is marked handled as it comes.
+    claim: float | None = None
 
 
 class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], TelegramDeps]):

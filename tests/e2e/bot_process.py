@@ -55,6 +55,7 @@ __all__ = [
     "deliveries",
     "fresh_env",
     "order_one_article_per_chat",
+    "paragraphs",
 ]
 
 # The Bot API methods that put something into a chat or change it there.
@@ -105,7 +106,7 @@ class TelegramGate:
     """A Bot API proxy in front of the fake for one bot process, which can hold or slow sends."""
 
     def __init__(self, telegram: FakeTelegram, http: httpx.AsyncClient) -> None:
-        self._telegram = telegram
+        self.telegram = telegram
         self._http = http
         self.port = free_port()
         self.methods: list[str] = []
@@ -175,7 +176,7 @@ class TelegramGate:
         try:
             answer = await self._http.request(
                 request.method,
-                f"{self._telegram.url}{request.url.path}",
+                f"{self.telegram.url}{request.url.path}",
                 params=request.query_params,
                 content=body,
                 headers={"content-type": request.headers.get("content-type", "")},
@@ -232,7 +233,12 @@ class BotProcess:
     workdir: Path
     gate: TelegramGate
     webhook: bool
+    # Straight to the fake Bot API, its gate left out: half the requests for the test's
+    # event loop to serve, where nothing is to be held.
+    direct: bool = False
     starts: int = 0
+    # The port its HTTP app listens on, new at each start.
+    port: int = 0
     _process: asyncio.subprocess.Process | None = None
 
     @property
@@ -241,33 +247,50 @@ class BotProcess:
         return self.workdir / f"{self.name}.log"
 
     @property
+    def served_at(self) -> str:
+        """The root URL of its HTTP app, where a load balancer sends its requests."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
     def running(self) -> bool:
         """Whether the process is started and not ended."""
         return self._process is not None and self._process.returncode is None
 
     async def start(self) -> None:
         """Start the process; return once it polls (or has set its webhook)."""
-        env = {**self.env, "TELEGRAM_API_URL": self.gate.url, "PORT": str(free_port())}
+        self.port = free_port()
+        api = self.gate.telegram.url if self.direct else self.gate.url
+        env = {**self.env, "TELEGRAM_API_URL": api, "PORT": str(self.port)}
         if self.webhook:
             env |= {
                 "TELEGRAM_WEBHOOK_URL": WEBHOOK_URL,
                 "TELEGRAM_WEBHOOK_SECRET": WEBHOOK_SECRET,
             }
         ready = "setwebhook" if self.webhook else "getupdates"
-        seen = len(self.gate.methods)
+        seen = self.gate.sent(ready)
         self.starts += 1
         with self.log.open("a") as log:
             log.write(f"--- start {self.starts}\n")
             log.flush()
             self._process = await bot_subprocess("telegram", env, self.workdir, log)
         try:
-            await wait_until(
-                lambda: ready in self.gate.methods[seen:] or not self.running, _START_TIMEOUT
-            )
+            await wait_until(lambda: self._started(ready, seen) or not self.running, _START_TIMEOUT)
         except AssertionError:
             raise AssertionError(f"{self.name} did not start:\n{self.log_tail()}") from None
         if not self.running:
             raise AssertionError(f"{self.name} ended while starting:\n{self.log_tail()}")
+
+    async def _started(self, ready: str, seen: int) -> bool:
+        """Whether the process has asked the Bot API for its updates (through its gate), or,
+        going straight to the fake, serves its HTTP app."""
+        if not self.direct:
+            return self.gate.sent(ready) > seen
+        async with httpx.AsyncClient(timeout=1.0) as http:
+            try:
+                answer = await http.get(f"{self.served_at}/health")
+            except httpx.HTTPError:
+                return False
+        return answer.status_code == HTTPStatus.OK
 
     async def stop(self) -> None:
         """Stop the process as SIGTERM does, letting it finish its round."""
@@ -324,8 +347,11 @@ async def bot_processes(
     poll_interval: float,
     lease_seconds: float,
     webhook: bool = False,
+    direct: bool = False,
 ) -> AsyncIterator[list[BotProcess]]:
-    """``count`` bot processes on one database and upstream, not started yet; all killed after."""
+    """``count`` bot processes on one database and upstream, not started yet; all killed after.
+
+    ``direct``: the processes talk to the fake Bot API with no gate between."""
     env = fresh_env() | {
         "TELEGRAM_BOT_TOKEN": TOKEN,
         "ARTICLE_API_URL": sandbox.url,
@@ -341,7 +367,7 @@ async def bot_processes(
             await gates.enter_async_context(
                 serving_http(gate.app(), port=gate.port, host="127.0.0.1")
             )
-            processes.append(BotProcess(f"bot-{number}", env, workdir, gate, webhook))
+            processes.append(BotProcess(f"bot-{number}", env, workdir, gate, webhook, direct))
         try:
             yield processes
         finally:
@@ -463,9 +489,9 @@ def deliveries(telegram: FakeTelegram, orders: Iterable[Order]) -> list[Delivere
     found: list[Delivered] = []
     for order in orders:
         chat = str(order.chat_id)
-        paragraphs = _paragraphs(order.content)
-        copies = tuple(sum(paragraph in text for text in texts[chat]) for paragraph in paragraphs)
-        messages = sum(any(paragraph in text for paragraph in paragraphs) for text in texts[chat])
+        plain = paragraphs(order.content)
+        copies = tuple(sum(paragraph in text for text in texts[chat]) for paragraph in plain)
+        messages = sum(any(paragraph in text for paragraph in plain) for text in texts[chat])
         article = order.content.encode()
         files_in = sum(article in file for file in files[chat])
         found.append(Delivered(order, copies, files_in, messages, pages[chat]))
@@ -474,7 +500,7 @@ def deliveries(telegram: FakeTelegram, orders: Iterable[Order]) -> list[Delivere
 
 # Asked again at every look at the chats, for each of hundreds of articles.
 @cache
-def _paragraphs(content: str) -> tuple[str, ...]:
+def paragraphs(content: str) -> tuple[str, ...]:
     """The article's plain paragraphs, neither headings, lists nor tables, as a chat shows them."""
     blocks = (block.strip() for block in content.split("\n\n"))
     plain = (

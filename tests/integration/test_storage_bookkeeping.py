@@ -25,6 +25,32 @@ def test_an_update_is_new_only_once_per_source(database: Database) -> None:
     assert _mark(database, "slack", "100") is True
 
 
+def _claim(database: Database, update_id: str, seconds: float) -> bool:
+    return database.run_sync(
+        lambda session: bookkeeping.claim_update(
+            session, source="telegram", update_id=update_id, seconds=seconds
+        )
+    )
+
+
+def test_an_update_sent_again_while_claimed_is_taken_over_and_once_finished_is_a_replay(
+    database: Database,
+) -> None:
+    assert _claim(database, "200", 60.0) is True
+    # Telegram sends it again only when its handler never answered: it died with its process.
+    assert _claim(database, "200", 60.0) is True
+    database.run_sync(
+        lambda session: bookkeeping.finish_update(session, source="telegram", update_id="200")
+    )
+    assert _claim(database, "200", 60.0) is False
+    assert _mark(database, "telegram", "200") is False
+
+
+def test_a_claim_never_finished_counts_as_handled_once_over(database: Database) -> None:
+    assert _claim(database, "300", 0.0) is True
+    assert _claim(database, "300", 60.0) is False
+
+
 def test_racing_replicas_process_an_update_once(database: Database) -> None:
     racers = 4
     start = threading.Barrier(racers, timeout=10)

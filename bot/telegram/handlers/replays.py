@@ -23,7 +23,8 @@ async def skip_replayed(update: Update, context: BotContext) -> None:
         if not await conversations.first_time(SOURCE, update_id):
             raise ApplicationHandlerStop
         return
-    context.admission = await conversations.admit(SOURCE, update_id, origin)
+    claim = context.bot_data.claim
+    context.admission = await conversations.admit(SOURCE, update_id, origin, claim=claim)
     if context.admission is None:
         raise ApplicationHandlerStop
 

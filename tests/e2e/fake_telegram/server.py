@@ -26,6 +26,8 @@ __all__ = ["DEFAULT_TOKEN", "FakeTelegram"]
 DEFAULT_TOKEN = "123456789:AAHfakeTelegramTokenForTests0123456"
 _START_TIMEOUT = 30.0
 _CALLS_SHOWN = 8
+# How long ``take_updates`` waits before it looks again; any bound will do.
+_WEBHOOK_WAIT = 60.0
 
 
 class FakeTelegram:
@@ -291,6 +293,17 @@ class FakeTelegram:
         id from ``user_presses``. LookupError when no pending update carries it.
         """
         return people.take_update(self._state, item)
+
+    async def take_updates(self) -> list[JSON]:
+        """Wait until updates are pending while a webhook is set; take them all off the queue,
+        as Telegram does to send them to the webhook."""
+        state = self._state
+        while not await state.changes.wait_until(
+            lambda: bool(state.updates) and state.webhook is not None, _WEBHOOK_WAIT
+        ):
+            pass
+        taken, state.updates[:] = list(state.updates), []
+        return taken
 
     # Faults
 
