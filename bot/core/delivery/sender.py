@@ -350,6 +350,7 @@ class Sender:
         assert job.id is not None
         # Other platforms' ids need not be unique (Telegram's are per chat), nor kept.
         fails_later = isinstance(self._outbox.messengers[job.platform], FailsLater)
+        now = self._clock()
         return partial(
             sent_messages.record_sent_part,
             job_id=job.id,
@@ -357,7 +358,8 @@ class Sender:
             parts_sent=index,
             platform=job.platform,
             message_id=message_id if fails_later else None,
-            later=self._clock() + UNTIL_THEY_WRITE,
+            later=now + UNTIL_THEY_WRITE,
+            at=now,
         )
 
     async def _next_message(self, job_id: int) -> None:
