@@ -108,7 +108,7 @@ class Bot:
         """
         if self.scheduler.running:
             self.scheduler.pause()
-        await self.delivery.stop()
+        await self.delivery.stop(self.settings.stop_grace_seconds)
         _stop_scheduler(self.scheduler)
 
     def start_delivery(self) -> None:
@@ -226,7 +226,7 @@ async def running_bot(
         )
         planner = Planner(services, owner)
         scheduler = _scheduler(settings, db, delivery, planner)
-        _stopped_at_the_end(stack, scheduler, delivery)
+        _stopped_at_the_end(stack, scheduler, delivery, settings.stop_grace_seconds)
         yield Bot(
             settings,
             services,
@@ -242,11 +242,11 @@ async def running_bot(
 
 
 def _stopped_at_the_end(
-    stack: AsyncExitStack, scheduler: AsyncIOScheduler, delivery: Delivery
+    stack: AsyncExitStack, scheduler: AsyncIOScheduler, delivery: Delivery, grace: float
 ) -> None:
     """Stop the scheduler, then delivery (handing its leases back), when the bot stops."""
     stack.callback(_stop_scheduler, scheduler)
-    stack.push_async_callback(delivery.stop)
+    stack.push_async_callback(delivery.stop, grace)
 
 
 def _login_links(

@@ -161,7 +161,7 @@ async def test_a_clean_stop_hands_its_leases_back_at_once(rig: DeliveryRig) -> N
     await delivery.run_round()
     assert (await rig.job(job.id)).lease_owner == "stopping"
 
-    await delivery.stop()
+    await delivery.stop(grace=5.0)
 
     stored = await rig.job(job.id)
     assert (stored.lease_owner, stored.lease_until) == (None, None)

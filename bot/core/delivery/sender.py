@@ -52,7 +52,8 @@ _CAPACITY = 60
 MAX_SEND_FAILURES = 5
 # The longest wait before a failed send is tried again.
 _MAX_WAIT = timedelta(minutes=5)
-# How long a stop waits for the messages in flight before it cancels what still waits.
+# How long a stop waits for the messages in flight before it cancels what still waits, where
+# the caller gives no grace of its own (a lead lost to another replica).
 _STOP_GRACE = 5.0
 
 _ChatKey = tuple[str, str]
@@ -175,17 +176,17 @@ class Sender:
                 return_exceptions=True,
             )
 
-    async def stop(self) -> None:
+    async def stop(self, grace: float = _STOP_GRACE) -> None:
         """Stop every worker after its message in flight, and hand their leases back.
 
-        A worker still waiting after ``_STOP_GRACE`` (for a group's slot, say) is cancelled:
-        it has nothing in flight that a successor could send twice.
+        A worker still waiting after ``grace`` seconds (for a group's slot, say) is
+        cancelled: it has nothing in flight that a successor could send twice.
         """
         self._platforms = frozenset()
         self._halting = True
         try:
             tasks = [*self._workers.values(), *((self._refill,) if self._refill else ())]
-            _, late = await asyncio.wait(tasks, timeout=_STOP_GRACE) if tasks else ((), ())
+            _, late = await asyncio.wait(tasks, timeout=grace) if tasks else ((), ())
             for task in late:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
