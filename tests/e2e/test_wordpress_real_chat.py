@@ -5,17 +5,16 @@ header, and a delivered article written as one draft post in blocks however ofte
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from decimal import Decimal
 from typing import Any
 
 import pytest
 
 from bot.core.events import Press
 from storage.models import Job
-from tests.dialog_harness import Harness, scripted, texts
+from tests import wordpress_fixtures as shared
+from tests.dialog_harness import Harness, texts
 from tests.fake_upstream import FakeUpstream
-from tests.integration.test_wordpress_dialogs import (
+from tests.wordpress_fixtures import (
     client_chat,
     connect,
     delivered,
@@ -23,18 +22,10 @@ from tests.integration.test_wordpress_dialogs import (
     stored_sites,
 )
 
+# The shared fixtures these tests take.
+h, upstream = shared.h, shared.upstream
+
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def upstream() -> FakeUpstream:
-    return FakeUpstream(balance=Decimal("200.00"))
-
-
-@pytest.fixture
-async def h(upstream: FakeUpstream) -> AsyncIterator[Harness]:
-    async with scripted(upstream) as running:
-        yield running
 
 
 async def test_a_site_connects_and_a_delivered_article_is_one_draft_in_blocks(
