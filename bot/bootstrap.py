@@ -41,6 +41,7 @@ from bot.core.scheduler import schedule_housekeeping, schedule_plans, schedule_p
 from bot.core.turn import CoreServices
 from bot.core.upstream import Upstream
 from bot.health import Connected, HealthCheck
+from bot.http_clients import http_client
 from bot.login_page import login_routes
 from bot.shell.platform import TerminalPlatform
 from bot.sites.wordpress import WordPress
@@ -108,7 +109,7 @@ class Bot:
         """
         if self.scheduler.running:
             self.scheduler.pause()
-        await self.delivery.stop()
+        await self.delivery.stop(self.settings.stop_grace_seconds)
         _stop_scheduler(self.scheduler)
 
     def start_delivery(self) -> None:
@@ -226,7 +227,7 @@ async def running_bot(
         )
         planner = Planner(services, owner)
         scheduler = _scheduler(settings, db, delivery, planner)
-        _stopped_at_the_end(stack, scheduler, delivery)
+        _stopped_at_the_end(stack, scheduler, delivery, settings.stop_grace_seconds)
         yield Bot(
             settings,
             services,
@@ -242,11 +243,11 @@ async def running_bot(
 
 
 def _stopped_at_the_end(
-    stack: AsyncExitStack, scheduler: AsyncIOScheduler, delivery: Delivery
+    stack: AsyncExitStack, scheduler: AsyncIOScheduler, delivery: Delivery, grace: float
 ) -> None:
     """Stop the scheduler, then delivery (handing its leases back), when the bot stops."""
     stack.callback(_stop_scheduler, scheduler)
-    stack.push_async_callback(delivery.stop)
+    stack.push_async_callback(delivery.stop, grace)
 
 
 def _login_links(
@@ -315,7 +316,7 @@ async def _article_api(
     assert settings.article_api_url is not None
     if http is None:
         timeout = httpx.Timeout(settings.article_api_timeout_seconds, connect=5.0)
-        http = await stack.enter_async_context(httpx.AsyncClient(timeout=timeout))
+        http = await stack.enter_async_context(http_client(timeout=timeout))
     return ArticleApi(
         http,
         base_url=settings.article_api_url,
@@ -329,7 +330,7 @@ async def _client_sites(
     db: Database, cipher: TokenCipher, clock: Clock, stack: AsyncExitStack
 ) -> ClientSites:
     """Clients' WordPress sites, on an HTTP client of their own closed with ``stack``."""
-    http = await stack.enter_async_context(httpx.AsyncClient(timeout=_SITE_TIMEOUT))
+    http = await stack.enter_async_context(http_client(timeout=_SITE_TIMEOUT))
     return ClientSites(db=db, cipher=cipher, publisher=WordPress(http), clock=clock)
 
 

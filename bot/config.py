@@ -63,6 +63,10 @@ class Settings(BaseSettings):
     # How long a job stays with the process working on it unless renewed (a dead one's jobs
     # move on after about this long).
     delivery_lease_seconds: float = Field(default=15.0, ge=1)
+    # How long a stop lets a round under way finish before it cuts it short (a send held by
+    # the network, say), then how long a slow chat's queued notices may still go out; a
+    # platform gives a stopping process about ten seconds before it kills it.
+    stop_grace_seconds: float = Field(default=5.0, gt=0)
 
     # Telegram.
     telegram_bot_token: SecretStr | None = None

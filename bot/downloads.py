@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 import httpx
 
+from bot.http_clients import http_client
+
 __all__ = ["Download", "download_capped"]
 
 _TIMEOUT = httpx.Timeout(10.0)
@@ -27,7 +29,7 @@ async def download_capped(
 ) -> Download:
     """GET ``url``, streamed: refused by its ``Content-Length`` or at byte ``limit + 1``."""
     async with (
-        httpx.AsyncClient(timeout=_TIMEOUT, follow_redirects=False) as http,
+        http_client(timeout=_TIMEOUT, follow_redirects=False) as http,
         # Raw bytes, asked for uncompressed: a small gzip must not unpack into gigabytes.
         http.stream("GET", url, headers={**(headers or {}), **_IDENTITY}) as answer,
     ):

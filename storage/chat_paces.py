@@ -9,10 +9,14 @@ PostgreSQL only: SQLite serves one process, whose pacer keeps the bucket in memo
 
 from __future__ import annotations
 
-from sqlalchemy import text
-from sqlmodel import Session
+from datetime import datetime
 
-__all__ = ["claim", "hold"]
+from sqlalchemy import delete, text
+from sqlmodel import Session, col
+
+from storage.models import ChatPace
+
+__all__ = ["claim", "hold", "prune_paces"]
 
 # One round trip whether it claims or not: the CTE claims (or creates the chat's row), and
 # when it did not, the chat's row says how long until it would.
@@ -55,3 +59,10 @@ def claim(session: Session, *, key: str, step: float, ahead: float) -> float | N
 def hold(session: Session, *, key: str, seconds: float) -> None:
     """Move ``key``'s next free send time to at least ``seconds`` from now."""
     session.connection().execute(_HOLD, {"key": key, "seconds": seconds})
+
+
+def prune_paces(session: Session, *, before: datetime) -> int:
+    """Forget the chats whose bucket was full again before ``before``: a claim finds such a
+    chat as it finds a new one. How many were forgotten."""
+    result = session.exec(delete(ChatPace).where(col(ChatPace.free_at) < before))
+    return result.rowcount

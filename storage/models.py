@@ -438,6 +438,8 @@ class SentMessage(SQLModel, table=True):
     message_id: str = Field(primary_key=True, sa_type=String(128))
     job_id: int | None = Field(default=None, foreign_key="job.id", index=True, ondelete="CASCADE")
     part: int | None = None
+    # When the platform accepted it (or told its failure first): housekeeping's age of it.
+    sent_at: datetime = Field(sa_column=_timestamp(index=True))
 
 
 class DeliveryRecord(SQLModel, table=True):

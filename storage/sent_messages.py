@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import update
+from sqlalchemy import delete, update
 from sqlmodel import Session, col
 
 from storage.inserts import insert_if_absent
 from storage.jobs import record_part
 from storage.models import Job, JobStatus, SentMessage
 
-__all__ = ["record_sent_part", "take_back"]
+__all__ = ["prune_sent", "record_sent_part", "take_back"]
 
 _KEY = ("platform", "message_id")
 
@@ -26,31 +26,43 @@ def record_sent_part(
     platform: str,
     message_id: str | None,
     later: datetime,
+    at: datetime,
 ) -> bool:
-    """``record_part``, keeping which message the part went as; where that message's failure
-    was told already, the job goes back to the part (due at ``later``) and False, as for a
-    lost lease: the sender stops."""
+    """``record_part``, keeping which message the part went as (accepted ``at``); where that
+    message's failure was told already, the job goes back to the part (due at ``later``) and
+    False, as for a lost lease: the sender stops."""
     if not record_part(session, job_id=job_id, owner=owner, parts_sent=parts_sent, until=until):
         return False
     if message_id is None:
         return True
-    sent = SentMessage(platform=platform, message_id=message_id, job_id=job_id, part=parts_sent)
+    sent = SentMessage(
+        platform=platform, message_id=message_id, job_id=job_id, part=parts_sent, sent_at=at
+    )
     if insert_if_absent(session, sent, key=_KEY):
         return True
     _back_to(session, job_id=job_id, part=parts_sent, until=later)
     return False
 
 
-def take_back(session: Session, *, platform: str, message_id: str, until: datetime) -> str | None:
-    """A message failed after it was accepted: where it was an article's part, delivery takes
-    the article back from it, due at ``until``. The article's title where it went back; a
-    message not recorded yet is marked, for its sender to find."""
-    if insert_if_absent(session, SentMessage(platform=platform, message_id=message_id), key=_KEY):
+def take_back(
+    session: Session, *, platform: str, message_id: str, until: datetime, at: datetime
+) -> str | None:
+    """A message failed after it was accepted (told ``at``): where it was an article's part,
+    delivery takes the article back from it, due at ``until``. The article's title where it
+    went back; a message not recorded yet is marked, for its sender to find."""
+    marker = SentMessage(platform=platform, message_id=message_id, sent_at=at)
+    if insert_if_absent(session, marker, key=_KEY):
         return None
     found = session.get(SentMessage, (platform, message_id))
     if found is None or found.job_id is None or found.part is None:
         return None
     return _back_to(session, job_id=found.job_id, part=found.part, until=until)
+
+
+def prune_sent(session: Session, *, before: datetime) -> int:
+    """Forget the messages sent (or told failed) before ``before``; how many were forgotten."""
+    result = session.exec(delete(SentMessage).where(col(SentMessage.sent_at) < before))
+    return result.rowcount
 
 
 def _back_to(session: Session, *, job_id: int, part: int, until: datetime) -> str | None:

@@ -8,6 +8,7 @@ import os
 import secrets
 import socket
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -105,24 +106,13 @@ def postgres_server_url() -> str:
     return _LOCAL_POSTGRES
 
 
-@pytest.fixture(
-    params=[pytest.param("sqlite"), pytest.param("postgres", marks=pytest.mark.postgres)]
-)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """An empty database for one test: a SQLite file, or a PostgreSQL schema of its own.
-
-    On PostgreSQL each test gets a fresh schema (``test_<random>``) in the server's database,
-    put first on the search path through the URL's ``options``, and dropped with everything
-    in it afterwards. A schema takes milliseconds where ``CREATE DATABASE`` takes far longer,
-    and tests running in parallel never see each other's tables.
-    """
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'bot.db'}"
-        return
+@contextmanager
+def _schema_of_its_own(server_url: str) -> Iterator[str]:
+    """The URL of a new, empty schema (``test_<random>``) on the server, put first on the
+    search path through the URL's ``options``; dropped with everything in it afterwards."""
     import psycopg
     from psycopg import sql
 
-    server_url = request.getfixturevalue("postgres_server_url")
     name = f"test_{secrets.token_hex(6)}"
     schema = sql.Identifier(name)
     with psycopg.connect(_libpq_url(server_url), autocommit=True) as connection:
@@ -135,15 +125,63 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
             connection.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(schema))
 
 
+@pytest.fixture(scope="session")
+def migrated_postgres_url(postgres_server_url: str) -> Iterator[str]:
+    """A schema of this worker's, migrated once: the tests that take ``database`` share it,
+    emptied before each (migrating a schema per test took a second or more each)."""
+    with _schema_of_its_own(postgres_server_url) as url:
+        database = Database.connect(url)
+        try:
+            database.migrate()
+        finally:
+            database.dispose()
+        yield url
+
+
+def _emptied(url: str) -> str:
+    """``url``'s schema with every table but alembic's emptied and its counters reset."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(_libpq_url(url), autocommit=True) as connection:
+        names = connection.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+            " AND tablename <> 'alembic_version'"
+        ).fetchall()
+        tables = sql.SQL(", ").join(sql.Identifier(name) for (name,) in names)
+        connection.execute(sql.SQL("TRUNCATE {} RESTART IDENTITY CASCADE").format(tables))
+    return url
+
+
+@pytest.fixture(
+    params=[pytest.param("sqlite"), pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database for one test: a SQLite file, or a PostgreSQL schema of its own.
+
+    On PostgreSQL each test gets a fresh schema (``test_<random>``) in the server's database.
+    A schema takes milliseconds where ``CREATE DATABASE`` takes far longer, and tests running
+    in parallel never see each other's tables. A test that takes ``database`` too gets the
+    worker's migrated schema instead, emptied.
+    """
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'bot.db'}"
+        return
+    if "database" in request.fixturenames:
+        yield _emptied(request.getfixturevalue("migrated_postgres_url"))
+        return
+    with _schema_of_its_own(request.getfixturevalue("postgres_server_url")) as url:
+        yield url
+
+
 def _migrated(url: str) -> Iterator[Database]:
-    """The database at ``url`` migrated: on SQLite a copy of the process's migrated template."""
+    """The database at ``url`` migrated: on SQLite a copy of the process's migrated template,
+    on PostgreSQL the worker's schema, migrated already."""
     sqlite_file = make_url(url).database if url.startswith("sqlite:///") else None
     if sqlite_file:
         url = migrated_sqlite(Path(sqlite_file))
     database = Database.connect(url)
     try:
-        if not sqlite_file:
-            database.migrate()
         yield database
     finally:
         database.dispose()

@@ -26,6 +26,7 @@ from bot.core.events import ChatAddress
 from bot.core.ports import Messenger, MessengerError
 from bot.core.screens import Document, Screen
 from bot.core.upstream import Upstream
+from bot.http_clients import http_client
 from storage import ChatUser, Database, Job, generate_key, jobs, users
 
 if TYPE_CHECKING:
@@ -349,7 +350,7 @@ async def delivery_rig(
 
     async with (
         running_sandbox(speed=speed, failure_rate=failure_rate) as sandbox,
-        httpx.AsyncClient(timeout=5.0) as http,
+        http_client(timeout=5.0) as http,
         AsyncExitStack() as bots,
     ):
         settings = load_settings(

@@ -1,5 +1,5 @@
-"""Forgetting what is no longer needed: old replay ids, failed logins, drafts, e-mails and
-login links."""
+"""Forgetting what is no longer needed: old replay ids, failed logins, drafts, e-mails, login
+links, sent messages and chats' paces."""
 
 from __future__ import annotations
 
@@ -9,14 +9,16 @@ from typing import NamedTuple
 from sqlmodel import Session
 
 from bot.core.clock import Clock
-from storage import Database, bookkeeping, drafts, login_links, users
+from storage import Database, bookkeeping, chat_paces, drafts, login_links, sent_messages, users
 
 __all__ = [
     "KEEP_AWAITED_EMAIL",
+    "KEEP_CHAT_PACES",
     "KEEP_CLOSED_DRAFTS",
     "KEEP_FAILED_LOGINS",
     "KEEP_IDLE_DRAFTS",
     "KEEP_LOGIN_LINKS",
+    "KEEP_SENT_MESSAGES",
     "KEEP_UPDATE_IDS",
     "Pruned",
     "prune",
@@ -34,6 +36,11 @@ KEEP_IDLE_DRAFTS = timedelta(days=1)
 KEEP_AWAITED_EMAIL = timedelta(minutes=10)
 # An expired login link still says "expired" for a day, then "no longer valid".
 KEEP_LOGIN_LINKS = timedelta(days=1)
+# WhatsApp retries a status webhook (a failure told later) for up to seven days.
+KEEP_SENT_MESSAGES = timedelta(days=8)
+# A bucket full again is no different from none; the margin covers the database's clock,
+# which the paces are kept on, running behind the bot's.
+KEEP_CHAT_PACES = timedelta(hours=1)
 
 
 class Pruned(NamedTuple):
@@ -44,11 +51,13 @@ class Pruned(NamedTuple):
     drafts: int
     emails: int
     links: int
+    sent: int
+    paces: int
 
 
 async def prune(db: Database, clock: Clock) -> Pruned:
-    """Delete expired replay ids, failed logins, drafts and login links, and erase stale
-    e-mails."""
+    """Delete expired replay ids, failed logins, drafts, login links, sent messages and
+    chats' paces, and erase stale e-mails."""
     now = clock()
 
     def work(session: Session) -> Pruned:
@@ -62,6 +71,8 @@ async def prune(db: Database, clock: Clock) -> Pruned:
             ),
             emails=users.forget_awaited_passwords(session, before=now - KEEP_AWAITED_EMAIL),
             links=login_links.prune_links(session, before=now - KEEP_LOGIN_LINKS),
+            sent=sent_messages.prune_sent(session, before=now - KEEP_SENT_MESSAGES),
+            paces=chat_paces.prune_paces(session, before=now - KEEP_CHAT_PACES),
         )
 
     return await db.run(work)

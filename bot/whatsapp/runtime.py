@@ -17,6 +17,7 @@ from bot.core.conversation import Conversations
 from bot.core.delivery.failed_late import taking_back
 from bot.core.pacing import Pacer
 from bot.core.ports import Messenger
+from bot.http_clients import http_client
 from bot.whatsapp.ids import PLATFORM, REQUIRED
 from bot.whatsapp.intake import Intake
 from bot.whatsapp.messenger import WhatsAppMessenger
@@ -81,7 +82,7 @@ async def running_whatsapp(
     """Serve the number for the block; ``pacer`` keeps its pace (tests hand in their clock)."""
     settings.require(*REQUIRED)
     services = conversations.services
-    async with httpx.AsyncClient(timeout=_TIMEOUT) as http:
+    async with http_client(timeout=_TIMEOUT) as http:
         assert settings.whatsapp_phone_number_id is not None
         client = cloud_api(
             http,

@@ -35,6 +35,7 @@ from bot.api import ArticleApi
 from bot.core.accounts import Accounts, LoginLimits
 from bot.core.clock import system_clock
 from bot.core.events import ChatAddress
+from bot.http_clients import http_client
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox
 from bot.web import serving_http
 from storage import Database, TokenCipher, users
@@ -360,7 +361,7 @@ async def bot_processes(
         "POLL_INTERVAL_SECONDS": str(poll_interval),
         "DELIVERY_LEASE_SECONDS": str(lease_seconds),
     }
-    async with httpx.AsyncClient(timeout=30.0) as http, AsyncExitStack() as gates:
+    async with http_client(timeout=30.0) as http, AsyncExitStack() as gates:
         processes: list[BotProcess] = []
         for number in range(1, count + 1):
             gate = TelegramGate(telegram, http)
@@ -401,7 +402,7 @@ async def order_one_article_per_chat(
     sandbox.state.set_balance(DEMO_EMAIL, Decimal(15 * len(chats)))
     account = sandbox.state.account(DEMO_EMAIL)
     assert account is not None
-    async with httpx.AsyncClient(timeout=10.0) as http:
+    async with http_client(timeout=10.0) as http:
         api = ArticleApi(http, base_url=sandbox.url)
         # Every chat logs in to one account at once: seeding, not what the throttle guards.
         limits = LoginLimits(per_email=len(chats), per_bot=len(chats))

@@ -20,6 +20,7 @@ import httpx
 from bot.bootstrap import platforms_named, serve_chats
 from bot.config import Settings, load_settings
 from bot.core.clock import Clock
+from bot.http_clients import http_client
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox, running_sandbox
 from storage import generate_key
 from tests.e2e.fake_slack import FakeSlack
@@ -295,7 +296,7 @@ async def slack_rig(
     async with (
         FakeSlack.running(bot_token=None if many else TOKEN, signing_secret=SECRET) as slack,
         running_sandbox(speed=speed) as sandbox,
-        httpx.AsyncClient(timeout=10) as http,
+        http_client(timeout=10) as http,
     ):
         slack.add_channel(CHANNEL)
         slack.add_channel(OUTSIDE, member=False)

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bot.core.publishing import SiteCredentials, post_draft
+from bot.core.publishing import post_draft
 from bot.core.publishing.errors import (
     AppPasswordsOff,
     AuthorizationStripped,
@@ -20,6 +20,7 @@ from bot.core.publishing.errors import (
     SiteError,
 )
 from bot.sites.wordpress import WordPress
+from tests.wordpress_fixtures import creds_of
 
 real = pytest.importorskip("tests.real_wordpress")
 # The session's WordPress, started once (Debian's package, PHP's built-in server, MariaDB).
@@ -38,11 +39,6 @@ ARTICLE = (
 async def adapter() -> AsyncIterator[WordPress]:
     async with httpx.AsyncClient(timeout=30.0) as http:
         yield WordPress(http, attempts=2, wait_initial=0.1, wait_max=0.2)
-
-
-def creds_of(site: Any, **changes: str) -> SiteCredentials:
-    fields = {"url": site.base_url, "username": site.username, "app_password": site.app_password}
-    return SiteCredentials(**(fields | changes))
 
 
 async def raw_post(site: Any, post_id: int) -> dict[str, Any]:

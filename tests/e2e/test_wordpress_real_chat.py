@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
-from decimal import Decimal
 from typing import Any
 
 import pytest
 
 from bot.core.events import Press
-from tests.dialog_harness import Harness, scripted, texts
+from tests import wordpress_fixtures as shared
+from tests.dialog_harness import Harness, texts
 from tests.fake_upstream import FakeUpstream
-from tests.integration.test_wordpress_dialogs import (
+from tests.integration.test_wordpress_plans import make_plan, run_and_finish
+from tests.wordpress_fixtures import (
     CLIENT,
     client_chat,
     connect,
@@ -25,20 +25,11 @@ from tests.integration.test_wordpress_dialogs import (
     site_record,
     stored_sites,
 )
-from tests.integration.test_wordpress_plans import make_plan, run_and_finish
+
+# The shared fixtures these tests take.
+h, upstream = shared.h, shared.upstream
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def upstream() -> FakeUpstream:
-    return FakeUpstream(balance=Decimal("200.00"))
-
-
-@pytest.fixture
-async def h(upstream: FakeUpstream) -> AsyncIterator[Harness]:
-    async with scripted(upstream) as running:
-        yield running
 
 
 async def test_a_site_connects_and_a_delivered_article_is_one_draft_in_blocks(

@@ -5,21 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from tests import wordpress_fixtures as shared
 from tests.e2e.test_shell import SPEED, shell_env
 from tests.fake_wordpress import FakeWordPress
 
+# The shared fixture these tests take.
+wordpress = shared.wordpress
+
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-async def wordpress() -> AsyncIterator[FakeWordPress]:
-    async with FakeWordPress.running() as site:
-        yield site
 
 
 async def test_a_site_is_connected_from_the_terminal(

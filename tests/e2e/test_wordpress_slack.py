@@ -9,8 +9,12 @@ from typing import Any
 
 import pytest
 
+from tests import wordpress_fixtures as shared
 from tests.e2e.slack_rig import ALICE, SlackRig, dm_message, input_values, slack_rig, text_of
 from tests.fake_wordpress import FakeWordPress
+
+# The shared fixture these tests take.
+wordpress = shared.wordpress
 
 pytestmark = pytest.mark.e2e
 
@@ -19,12 +23,6 @@ pytestmark = pytest.mark.e2e
 async def rig(tmp_path: Path) -> AsyncIterator[SlackRig]:
     async with slack_rig(tmp_path) as running:
         yield running
-
-
-@pytest.fixture
-async def wordpress() -> AsyncIterator[FakeWordPress]:
-    async with FakeWordPress.running() as site:
-        yield site
 
 
 async def test_a_site_is_connected_through_a_form(rig: SlackRig, wordpress: FakeWordPress) -> None:

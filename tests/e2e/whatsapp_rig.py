@@ -19,6 +19,7 @@ import httpx
 from bot.bootstrap import serve_chats
 from bot.config import Settings, load_settings
 from bot.core.pacing import Pacer
+from bot.http_clients import http_client
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox, running_sandbox
 from bot.whatsapp.pace import NUMBER_LIMITS
 from bot.whatsapp.platform import WhatsAppPlatform
@@ -104,7 +105,7 @@ class WhatsAppRig:
         since = len(self.wa.to(person))
         await self.wa.user_says(person, "giris")
         link = link_in((await self.wa.until(person, "/giris/", since=since)).text)
-        async with httpx.AsyncClient(timeout=10) as browser:
+        async with http_client(timeout=10) as browser:
             done = await log_in_by_page(browser, link, DEMO_EMAIL, DEMO_PASSWORD)
         assert done.status_code == 200, done.text
         await self.wa.until(person, "Giriş yapıldı", since=since)
@@ -124,7 +125,7 @@ async def whatsapp_rig(
     async with (
         FakeWhatsApp.running(clock=virtual, pair_rate=pair_rate, window_errors=window_errors) as wa,
         running_sandbox(speed=speed) as sandbox,
-        httpx.AsyncClient(timeout=10) as http,
+        http_client(timeout=10) as http,
     ):
         port = free_port()
         options: dict[str, object] = {

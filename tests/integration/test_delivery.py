@@ -586,7 +586,7 @@ async def test_a_round_that_runs_past_its_next_tick_is_followed_at_once(
         await wait_until(lambda: len(held.asked) == 2)
     finally:
         scheduler.shutdown(wait=False)
-        await delivery.stop()
+        await delivery.stop(grace=1.0)
 
     assert held.asked[1] - released < interval / 2, "not an interval after the tick it missed"
 

@@ -21,6 +21,8 @@ from storage import Database, Job, JobStatus, jobs
 from tests.fakes import DeliveryRig, RecordingMessenger, delivery_rig, wait_until
 
 TR = texts_for("tr")
+# A stop's grace, as deployed: long enough for what a test holds to be seen held.
+GRACE = 5.0
 TITLE = "Uzaktan Çalışmanın Verimliliğe Etkisi"
 
 
@@ -161,7 +163,8 @@ async def test_a_clean_stop_hands_its_leases_back_at_once(rig: DeliveryRig) -> N
     await delivery.run_round()
     assert (await rig.job(job.id)).lease_owner == "stopping"
 
-    await delivery.stop()
+    # The worker held in its send is cancelled after the grace: a short one will do.
+    await delivery.stop(grace=0.5)
 
     stored = await rig.job(job.id)
     assert (stored.lease_owner, stored.lease_until) == (None, None)
@@ -181,11 +184,11 @@ async def test_one_process_delivers_for_a_platform_and_another_takes_over_when_i
     assert first.leads == {"telegram", "slack"}
     assert second.leads == frozenset()
 
-    await first.stop()
+    await first.stop(GRACE)
     await second.run_round()
 
     assert second.leads == {"telegram", "slack"}
-    await second.stop()
+    await second.stop(GRACE)
 
 
 async def test_a_notice_a_slow_chat_still_holds_does_not_keep_the_lead_from_another(
@@ -197,7 +200,7 @@ async def test_a_notice_a_slow_chat_still_holds_does_not_keep_the_lead_from_anot
     held = asyncio.Event()
     await first.outbox.notices.post(ChatAddress("telegram", "slow-chat"), held.wait)
 
-    stopping = asyncio.create_task(first.stop())
+    stopping = asyncio.create_task(first.stop(GRACE))
 
     async def taken_over() -> bool:
         await second.run_round()
@@ -208,7 +211,7 @@ async def test_a_notice_a_slow_chat_still_holds_does_not_keep_the_lead_from_anot
     assert not stopping.done(), "the slow chat's notice is still held"
     held.set()
     await stopping
-    await second.stop()
+    await second.stop(GRACE)
 
 
 class SlowFirstSend(RecordingMessenger):

@@ -1,4 +1,5 @@
-"""Old replay ids, failed logins, drafts and awaited e-mails are pruned; recent ones stay."""
+"""Old replay ids, failed logins, drafts, awaited e-mails, sent messages and chat paces are
+pruned; recent ones stay."""
 
 from __future__ import annotations
 
@@ -8,27 +9,38 @@ from sqlmodel import Session, func, select
 
 from bot.core.housekeeping import (
     KEEP_AWAITED_EMAIL,
+    KEEP_CHAT_PACES,
     KEEP_CLOSED_DRAFTS,
     KEEP_FAILED_LOGINS,
     KEEP_IDLE_DRAFTS,
+    KEEP_SENT_MESSAGES,
     KEEP_UPDATE_IDS,
     prune,
 )
 from storage import (
     Awaiting,
+    ChatUser,
     Database,
     Draft,
     DraftStep,
+    Job,
+    JobStatus,
     LoginAttempt,
     ProcessedUpdate,
     bookkeeping,
+    jobs,
+    sent_messages,
     users,
 )
+from storage.models import ChatPace, SentMessage
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
 
-def _count(session: Session, table: type[ProcessedUpdate] | type[LoginAttempt]) -> int:
+def _count(
+    session: Session,
+    table: type[ProcessedUpdate] | type[LoginAttempt] | type[SentMessage] | type[ChatPace],
+) -> int:
     return session.exec(select(func.count()).select_from(table)).one()
 
 
@@ -115,3 +127,77 @@ async def test_an_email_awaiting_its_password_is_erased_after_ten_minutes(
     stored = database.run_sync(lambda s: users.get_user(s, user_id=user_id))
     assert stored is not None
     assert (stored.awaiting, stored.awaiting_context) == (None, None)
+
+
+def _delivering(session: Session, user: ChatUser) -> int:
+    """A WhatsApp job leased for sending; its id."""
+    assert user.id is not None
+    job = Job(
+        request_id="req-1",
+        chat_user_id=user.id,
+        platform="whatsapp",
+        chat_id="905551112233",
+        title="Bahçe bakımı",
+        tone=1,
+        size=2,
+        status=JobStatus.FINISHED,
+        next_poll_at=NOW,
+        lease_owner="replica-a",
+        lease_until=NOW + timedelta(days=30),
+    )
+    stored = jobs.add_job(session, job=job)
+    assert stored.id is not None
+    return stored.id
+
+
+async def test_sent_messages_are_forgotten_once_no_failure_told_later_can_come(
+    database: Database, chat_user: ChatUser
+) -> None:
+    old = NOW - KEEP_SENT_MESSAGES - timedelta(minutes=1)
+    job_id = database.run_sync(lambda s: _delivering(s, chat_user))
+
+    def seed(session: Session) -> None:
+        for part, (message_id, at) in enumerate((("wamid.old", old), ("wamid.new", NOW))):
+            assert sent_messages.record_sent_part(
+                session,
+                job_id=job_id,
+                owner="replica-a",
+                parts_sent=part,
+                until=NOW + timedelta(days=30),
+                platform="whatsapp",
+                message_id=message_id,
+                later=NOW,
+                at=at,
+            )
+        # Failures told before their sender recorded the message, which it never did.
+        for message_id, at in (("wamid.lost-old", old), ("wamid.lost-new", NOW)):
+            assert (
+                sent_messages.take_back(
+                    session, platform="whatsapp", message_id=message_id, until=NOW, at=at
+                )
+                is None
+            )
+
+    database.run_sync(seed)
+    assert (await prune(database, lambda: NOW)).sent == 2
+    left = database.run_sync(
+        lambda s: sorted(m.message_id for m in s.exec(select(SentMessage)).all())
+    )
+    assert left == ["wamid.lost-new", "wamid.new"]
+
+
+async def test_a_chats_pace_is_forgotten_long_after_its_bucket_was_full_again(
+    database: Database,
+) -> None:
+    def seed(session: Session) -> None:
+        ages = {"old": KEEP_CHAT_PACES + timedelta(minutes=1), "recent": timedelta(minutes=1)}
+        for key, age in ages.items():
+            session.add(ChatPace(key=f"telegram:{key}", free_at=NOW - age))
+        session.add(ChatPace(key="telegram:held", free_at=NOW + timedelta(minutes=5)))
+
+    database.run_sync(seed)
+    assert (await prune(database, lambda: NOW)).paces == 1
+    assert database.run_sync(lambda s: sorted(p.key for p in s.exec(select(ChatPace)).all())) == [
+        "telegram:held",
+        "telegram:recent",
+    ]

@@ -52,6 +52,7 @@ def _record(database: Database, job_id: int, part: int, message_id: str) -> bool
             platform="whatsapp",
             message_id=message_id,
             later=LATER,
+            at=NOW,
         )
     )
 
@@ -59,7 +60,7 @@ def _record(database: Database, job_id: int, part: int, message_id: str) -> bool
 def _failed(database: Database, message_id: str) -> str | None:
     return database.run_sync(
         lambda s: sent_messages.take_back(
-            s, platform="whatsapp", message_id=message_id, until=LATER
+            s, platform="whatsapp", message_id=message_id, until=LATER, at=NOW
         )
     )
 

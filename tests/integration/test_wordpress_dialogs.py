@@ -5,78 +5,25 @@ post however often ``WordPress'e taslak`` is pressed."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from decimal import Decimal
-
-import pytest
-from sqlmodel import select
 
 from bot.core.events import Press, SiteForm
-from bot.core.screens import Button, Delete, Send
-from storage import deliveries, sites
-from storage.models import ClientSite, DeliveryRecord, Job
-from tests.dialog_harness import Chat, Harness, labels, scripted, texts
-from tests.fake_upstream import EMAIL, PASSWORD, FakeUpstream
+from bot.core.screens import Delete
+from tests import wordpress_fixtures as shared
+from tests.dialog_harness import Harness, labels, texts
+from tests.fake_upstream import FakeUpstream
 from tests.fake_wordpress import FakeWordPress
+from tests.wordpress_fixtures import (
+    CLIENT,
+    client_chat,
+    connect,
+    delivered,
+    delivered_buttons,
+    site_record,
+    stored_sites,
+)
 
-TITLE = "Yapay zekâ ile içerik üretimi"
-ARTICLE = f"# {TITLE}\n\nİlk paragraf.\n\n## Adımlar\n\n1. Bir\n2. İki\n"
-CLIENT = "Acme Blog"
-
-
-def site_record(h: Harness, job: Job) -> DeliveryRecord | None:
-    """The job's delivery record for its client's site, as stored."""
-    assert job.id is not None
-    job_id, target = job.id, str(job.client_id)
-    return h.bot.db.run_sync(
-        lambda s: deliveries.get_record(s, job_id=job_id, kind=sites.SITE, target=target)
-    )
-
-
-@pytest.fixture
-def upstream() -> FakeUpstream:
-    return FakeUpstream(balance=Decimal("200.00"))
-
-
-@pytest.fixture
-async def h(upstream: FakeUpstream) -> AsyncIterator[Harness]:
-    async with scripted(upstream) as running:
-        yield running
-
-
-@pytest.fixture
-async def wordpress() -> AsyncIterator[FakeWordPress]:
-    async with FakeWordPress.running() as site:
-        yield site
-
-
-async def client_chat(h: Harness) -> Chat:
-    chat = h.chat()
-    await chat.login(EMAIL, PASSWORD)
-    await chat.say("/musteriler")
-    await chat.press("Müşteri ekle")
-    await chat.say(CLIENT)
-    return chat
-
-
-async def connect(
-    chat: Chat, url: str, username: str, password: str, client: str = CLIENT
-) -> list[object]:
-    await chat.say("/musteriler")
-    shown = await chat.press(f"Web sitesi · {client}")
-    if "bağlı bir WordPress sitesi yok" in texts(shown):
-        assert labels(shown) == ["Siteyi bağla"]
-        assert "adresini yazın" in texts(await chat.press("Siteyi bağla"))
-    else:
-        assert "adresini yazın" in texts(await chat.press("Siteyi değiştir"))
-    assert "kullanıcı adını" in texts(await chat.say(url))
-    asked = await chat.say(username)
-    assert any(isinstance(e, Send) and e.screen.secret_input for e in asked)
-    return list(await chat.say(password))
-
-
-def stored_sites(h: Harness) -> list[ClientSite]:
-    return h.bot.db.run_sync(lambda s: list(s.exec(select(ClientSite))))
+# The shared fixtures these tests take.
+h, upstream, wordpress = shared.h, shared.upstream, shared.wordpress
 
 
 async def test_a_site_connects_and_its_password_is_kept_encrypted(
@@ -123,31 +70,6 @@ async def test_a_bad_address_is_asked_again(h: Harness) -> None:
     await chat.press("Siteyi bağla")
     assert "web adresi değil" in texts(await chat.say("iki kelime"))
     assert "kullanıcı adını" in texts(await chat.say("ornek.com"))
-
-
-async def delivered(h: Harness, chat: Chat, upstream: FakeUpstream) -> Job:
-    await chat.say(f"/yaz {TITLE}")
-    await chat.press(CLIENT)
-    await chat.press("Profesyonel")
-    await chat.press("Kısa")
-    await chat.press("Onayla")
-    (order,) = upstream.orders
-    upstream.finish(order.request_id, ARTICLE)
-    job = h.bot.db.run_sync(lambda s: s.exec(select(Job)).one())
-    h.clock.now = job.next_poll_at
-    await h.bot.delivery.poll_once()
-    return h.bot.db.run_sync(lambda s: s.exec(select(Job)).one())
-
-
-def delivered_buttons(h: Harness) -> list[Button]:
-    """The buttons under the delivered article (its card follows it)."""
-    return [
-        button
-        for call in h.messenger.sent
-        if call.screen is not None
-        for row in call.screen.buttons
-        for button in row
-    ]
 
 
 async def test_a_delivered_article_becomes_one_draft_post_however_often_pressed(

@@ -6,12 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
-from decimal import Decimal
 from zoneinfo import ZoneInfo
 
-import pytest
 import stamina
 from sqlmodel import Session, col, select
 
@@ -19,11 +16,12 @@ from bot.core.plans.posts import RETRY
 from bot.core.plans.runner import Planner
 from bot.core.publishing.client_sites import CLAIM
 from storage.models import DeliveryRecord, Job
-from tests.dialog_harness import Chat, Harness, labels, scripted, texts
+from tests import wordpress_fixtures as shared
+from tests.dialog_harness import Chat, Harness, labels, texts
 from tests.fake_upstream import FakeUpstream
 from tests.fake_wordpress import FakeWordPress
 from tests.fakes import wait_until
-from tests.integration.test_wordpress_dialogs import (
+from tests.wordpress_fixtures import (
     ARTICLE,
     CLIENT,
     TITLE,
@@ -32,25 +30,11 @@ from tests.integration.test_wordpress_dialogs import (
     site_record,
 )
 
+# The shared fixtures these tests take.
+h, upstream, wordpress = shared.h, shared.upstream, shared.wordpress
+
 ISTANBUL = ZoneInfo("Europe/Istanbul")
 SECOND = "İkinci Ajans"
-
-
-@pytest.fixture
-def upstream() -> FakeUpstream:
-    return FakeUpstream(balance=Decimal("200.00"))
-
-
-@pytest.fixture
-async def h(upstream: FakeUpstream) -> AsyncIterator[Harness]:
-    async with scripted(upstream) as running:
-        yield running
-
-
-@pytest.fixture
-async def wordpress() -> AsyncIterator[FakeWordPress]:
-    async with FakeWordPress.running() as site:
-        yield site
 
 
 async def planned_and_finished(

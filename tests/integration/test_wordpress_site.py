@@ -26,16 +26,16 @@ from bot.core.publishing.errors import (
     WrongPassword,
 )
 from bot.sites.wordpress import WordPress
+from tests import wordpress_fixtures as shared
 from tests.fake_wordpress import FakeWordPress
+from tests.wordpress_fixtures import (
+    ARTICLE,
+    TITLE,
+    creds_of,
+)
 
-TITLE = "Yapay zekâ ile içerik üretimi"
-ARTICLE = f"# {TITLE}\n\nİlk paragraf.\n\n## Adımlar\n\n1. Bir\n2. İki\n"
-
-
-@pytest.fixture
-async def wordpress() -> AsyncIterator[FakeWordPress]:
-    async with FakeWordPress.running() as site:
-        yield site
+# The shared fixture these tests take.
+wordpress = shared.wordpress
 
 
 @pytest.fixture
@@ -47,11 +47,6 @@ async def http() -> AsyncIterator[httpx.AsyncClient]:
 @pytest.fixture
 def adapter(http: httpx.AsyncClient) -> WordPress:
     return WordPress(http, attempts=3, wait_initial=0.01, wait_max=0.02)
-
-
-def creds_of(site: FakeWordPress, **changes: str) -> SiteCredentials:
-    fields = {"url": site.base_url, "username": site.username, "app_password": site.app_password}
-    return SiteCredentials(**(fields | changes))
 
 
 async def test_check_names_the_site(adapter: WordPress, wordpress: FakeWordPress) -> None:

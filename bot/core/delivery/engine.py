@@ -30,15 +30,12 @@ from bot.core.ports import Messenger
 from bot.core.upstream import Upstream
 from storage import Database, Leadership
 
-__all__ = ["LEASE", "ROUND_GRACE", "Delivery"]
+__all__ = ["LEASE", "Delivery"]
 
 log = logging.getLogger(__name__)
 
 # Long enough for a message or two, short enough that a killed process's jobs move on soon.
 LEASE = timedelta(seconds=15)
-# How long a stop lets a round under way finish before it cuts it short (a send held by the
-# network, say); a platform gives a stopping process about ten seconds before it kills it.
-ROUND_GRACE = 5.0
 
 
 class Delivery:
@@ -163,9 +160,10 @@ class Delivery:
         if self._heartbeat is None:
             self._heartbeat = asyncio.create_task(self._keep_leases(), name="lease heartbeat")
 
-    async def stop(self, grace: float = ROUND_GRACE) -> None:
+    async def stop(self, grace: float) -> None:
         """Let a round under way finish (within ``grace``, asking no further user), stop
-        sending, hand back every lease and lock, then give queued notices ``grace``."""
+        sending (within ``grace`` too), hand back every lease and lock, then give queued
+        notices ``grace``."""
         self._stopping = True
         self._poller.halt()
         if self._heartbeat is not None:
@@ -175,7 +173,7 @@ class Delivery:
             self._heartbeat = None
         await self._end_round(grace)
         async with self._round:
-            await self._sender.stop()
+            await self._sender.stop(grace)
             try:
                 await self._leases.release_all()
             # A database gone at the stop: the leases, short, run out by themselves.

@@ -24,7 +24,7 @@ def taking_back(db: Database, clock: Clock, platform: str) -> TakeBack:
         until = now if chat_open else now + UNTIL_THEY_WRITE
         return await db.run(
             lambda s: sent_messages.take_back(
-                s, platform=platform, message_id=message_id, until=until
+                s, platform=platform, message_id=message_id, until=until, at=now
             )
         )
 

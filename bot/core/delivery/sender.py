@@ -52,7 +52,8 @@ _CAPACITY = 60
 MAX_SEND_FAILURES = 5
 # The longest wait before a failed send is tried again.
 _MAX_WAIT = timedelta(minutes=5)
-# How long a stop waits for the messages in flight before it cancels what still waits.
+# How long a stop waits for the messages in flight before it cancels what still waits, where
+# the caller gives no grace of its own (a lead lost to another replica).
 _STOP_GRACE = 5.0
 
 _ChatKey = tuple[str, str]
@@ -175,17 +176,17 @@ class Sender:
                 return_exceptions=True,
             )
 
-    async def stop(self) -> None:
+    async def stop(self, grace: float = _STOP_GRACE) -> None:
         """Stop every worker after its message in flight, and hand their leases back.
 
-        A worker still waiting after ``_STOP_GRACE`` (for a group's slot, say) is cancelled:
-        it has nothing in flight that a successor could send twice.
+        A worker still waiting after ``grace`` seconds (for a group's slot, say) is
+        cancelled: it has nothing in flight that a successor could send twice.
         """
         self._platforms = frozenset()
         self._halting = True
         try:
             tasks = [*self._workers.values(), *((self._refill,) if self._refill else ())]
-            _, late = await asyncio.wait(tasks, timeout=_STOP_GRACE) if tasks else ((), ())
+            _, late = await asyncio.wait(tasks, timeout=grace) if tasks else ((), ())
             for task in late:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
@@ -350,6 +351,7 @@ class Sender:
         assert job.id is not None
         # Other platforms' ids need not be unique (Telegram's are per chat), nor kept.
         fails_later = isinstance(self._outbox.messengers[job.platform], FailsLater)
+        now = self._clock()
         return partial(
             sent_messages.record_sent_part,
             job_id=job.id,
@@ -357,7 +359,8 @@ class Sender:
             parts_sent=index,
             platform=job.platform,
             message_id=message_id if fails_later else None,
-            later=self._clock() + UNTIL_THEY_WRITE,
+            later=now + UNTIL_THEY_WRITE,
+            at=now,
         )
 
     async def _next_message(self, job_id: int) -> None:
