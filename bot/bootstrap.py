@@ -32,12 +32,18 @@ from bot.core.conversation import Conversations
 from bot.core.delivery import Delivery
 from bot.core.login_links import LoginLinks
 from bot.core.operations import Operations
+from bot.core.plans.posts import register_site_posts
 from bot.core.plans.runner import Planner
 from bot.core.platforms import Platforms
 from bot.core.ports import Messenger
 from bot.core.publishing.client_sites import ClientSites
 from bot.core.recent_articles import RecentArticles
-from bot.core.scheduler import schedule_housekeeping, schedule_plans, schedule_polling
+from bot.core.scheduler import (
+    schedule_destinations,
+    schedule_housekeeping,
+    schedule_plans,
+    schedule_polling,
+)
 from bot.core.turn import CoreServices
 from bot.core.upstream import Upstream
 from bot.health import Connected, HealthCheck
@@ -369,10 +375,13 @@ def _delivery(
 def _scheduler(
     settings: Settings, db: Database, delivery: Delivery, planner: Planner
 ) -> AsyncIOScheduler:
-    """The scheduler with its jobs: the delivery rounds, housekeeping and the calendar's tick."""
+    """The scheduler with its jobs: the delivery rounds and the destinations' (with the kinds
+    they deliver to), housekeeping and the calendar's tick."""
     every = timedelta(seconds=settings.poll_interval_seconds)
     scheduler = AsyncIOScheduler()
     schedule_polling(scheduler, delivery, every)
+    register_site_posts(delivery.destinations, planner.services)
+    schedule_destinations(scheduler, delivery.destinations, every)
     schedule_housekeeping(scheduler, db, planner.services.clock)
     schedule_plans(scheduler, planner, every)
     return scheduler

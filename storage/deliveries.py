@@ -12,7 +12,15 @@ from sqlmodel import Session, col, select
 from storage.inserts import insert_if_absent
 from storage.models import DeliveryRecord, Job
 
-__all__ = ["claim_due", "claim_one", "extend", "get_record", "release", "settle"]
+__all__ = [
+    "claim_due",
+    "claim_one",
+    "extend",
+    "get_record",
+    "release",
+    "release_all",
+    "settle",
+]
 
 
 def _free(now: datetime) -> ColumnElement[bool]:
@@ -116,6 +124,17 @@ def release(session: Session, *, record_id: int, owner: str) -> None:
     session.exec(
         update(DeliveryRecord)
         .where(col(DeliveryRecord.id) == record_id, col(DeliveryRecord.lease_owner) == owner)
+        .values(lease_owner=None, lease_until=None)
+    )
+
+
+def release_all(session: Session, *, record_ids: Collection[int], owner: str) -> None:
+    """Hand back the leases ``owner`` still holds on the records, unchanged otherwise."""
+    session.exec(
+        update(DeliveryRecord)
+        .where(
+            col(DeliveryRecord.id).in_(list(record_ids)), col(DeliveryRecord.lease_owner) == owner
+        )
         .values(lease_owner=None, lease_until=None)
     )
 

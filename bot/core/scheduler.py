@@ -1,5 +1,5 @@
-"""The scheduler's jobs: the delivery rounds, the calendar's tick, and housekeeping every few
-minutes."""
+"""The scheduler's jobs: the delivery rounds, the destinations' rounds, the calendar's tick,
+and housekeeping every few minutes."""
 
 from __future__ import annotations
 
@@ -9,23 +9,28 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.core.clock import Clock
 from bot.core.delivery import Delivery
+from bot.core.delivery.destinations import Destinations
 from bot.core.housekeeping import prune
 from bot.core.plans.runner import Planner
 from storage import Database
 
 __all__ = [
     "DELIVERY_JOB_ID",
+    "DESTINATIONS_JOB_ID",
     "HOUSEKEEPING_JOB_ID",
     "PLANS_JOB_ID",
+    "schedule_destinations",
     "schedule_housekeeping",
     "schedule_plans",
     "schedule_polling",
 ]
 
 DELIVERY_JOB_ID = "delivery"
+DESTINATIONS_JOB_ID = "destinations"
 HOUSEKEEPING_JOB_ID = "housekeeping"
 PLANS_JOB_ID = "plans"
-# A run orders within a minute of its time: the tick comes at least this often.
+# A run orders within a minute of its time: the tick comes at least this often, and so do
+# the destinations' rounds (a plan's post is due at its run's time).
 PLANS_TICK = timedelta(seconds=20)
 
 
@@ -73,6 +78,24 @@ def schedule_plans(scheduler: AsyncIOScheduler, planner: Planner, interval: time
         "interval",
         seconds=min(interval, PLANS_TICK).total_seconds(),
         id=PLANS_JOB_ID,
+        replace_existing=True,
+        max_instances=1,
+        coalesce=True,
+        misfire_grace_time=None,
+    )
+
+
+def schedule_destinations(
+    scheduler: AsyncIOScheduler, destinations: Destinations, interval: timedelta
+) -> None:
+    """Deliver the due destination records (clients' sites) every ``interval`` or every 20 s
+    if sooner: a job apart from the calendar's tick, so a site that hangs delays no plan's run.
+    """
+    scheduler.add_job(
+        destinations.scheduled_round,
+        "interval",
+        seconds=min(interval, PLANS_TICK).total_seconds(),
+        id=DESTINATIONS_JOB_ID,
         replace_existing=True,
         max_instances=1,
         coalesce=True,

@@ -77,6 +77,7 @@ async def test_a_plan_that_asks_for_drafts_writes_one_at_its_run(
     (job,) = await run_and_finish(h, upstream, at)
 
     await h.bot.planner.run_due()
+    await h.bot.delivery.destinations.run_due()
 
     (told,) = [call.text for call in h.messenger.sent if "sitesine gönderildi" in call.text]
     found = re.search(r"post=(\d+)&action=edit", told)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from alembic import command
-from sqlalchemy import text
+from sqlalchemy import text, update
 from sqlmodel import col, select
 
 from bot.core.clients import MOST_CLIENTS, name_key
@@ -250,3 +250,42 @@ def test_a_due_record_is_leased_by_one_owner_until_its_lease_runs_out(
     assert claim(NOW + timedelta(minutes=1), "b") == [], "leased by a"
     assert claim(until, "b") == [job_id], "a's lease ran out"
     assert claim(until + timedelta(minutes=1), "c") == [], "leased by b"
+
+
+def test_handing_leases_back_frees_only_the_records_the_owner_still_holds(
+    database: Database, chat_user: ChatUser
+) -> None:
+    assert chat_user.id is not None
+    user_id = chat_user.id
+    client_id = _client(database, user_id)
+    ids = [_job(database, user_id, client_id, f"req-{n}") for n in range(2)]
+    for job_id in ids:
+        due = DeliveryRecord(job_id=job_id, kind=sites.SITE, target=str(client_id), next_try_at=NOW)
+        database.run_sync(lambda s, due=due: s.add(due))
+    claimed = database.run_sync(
+        lambda s: deliveries.claim_due(
+            s, kinds=[sites.SITE], owner="a", now=NOW, until=NOW + LEASE, limit=10
+        )
+    )
+    record_ids = [record.id or 0 for record, _ in claimed]
+    # The second record's lease ran out and another took it meanwhile.
+    database.run_sync(
+        lambda s: s.exec(
+            update(DeliveryRecord)
+            .where(col(DeliveryRecord.id) == record_ids[1])
+            .values(lease_owner="b")
+        )
+    )
+
+    database.run_sync(lambda s: deliveries.release_all(s, record_ids=record_ids, owner="a"))
+
+    owners = database.run_sync(
+        lambda s: list(s.exec(select(DeliveryRecord.lease_owner).order_by(col(DeliveryRecord.id))))
+    )
+    assert owners == [None, "b"]
+    free = database.run_sync(
+        lambda s: deliveries.claim_due(
+            s, kinds=[sites.SITE], owner="c", now=NOW, until=NOW + LEASE, limit=10
+        )
+    )
+    assert [record.id for record, _ in free] == record_ids[:1], "taken at once, not at its end"

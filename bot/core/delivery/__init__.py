@@ -11,7 +11,8 @@
 - ``progress``: each job's progress message, posted at the order and edited as it moves;
 - ``failed_late``: an article message failed after it was accepted takes its article back;
 - ``destinations``: the places an article goes besides its chat (a client's site), one
-  delivery record each, and the port each kind implements.
+  delivery record each, the port each kind implements, and the runner with its registry of
+  kinds (``Delivery.destinations``), whose rounds are a scheduler job of their own.
 
 A job's states (``storage.states.JobStatus``)::
 
@@ -30,7 +31,8 @@ the chat, each with its own lease, so none waits for the chat or for another::
      │                 └──Halted (refused: the plan paused)──▶ waiting, with no next try
      └──its owner acts (the plan resumed)──── waiting
 
-A lease run out (its writer died) makes the record due again, resumed from its progress.
+A lease run out (its writer died) makes the record due again, resumed from its progress;
+a clean stop (``Delivery.stop``) hands its leases back, so another process resumes at once.
 
 An error of the upstream or of a chat postpones only that one job, with a growing wait; so
 does a bug met while handling one job, so that it cannot stop every other job's delivery.

@@ -19,6 +19,7 @@ from datetime import timedelta
 from bot.core.accounts import Accounts
 from bot.core.clock import Clock
 from bot.core.delivery import reconcile as reconciliation
+from bot.core.delivery.destinations import Destinations
 from bot.core.delivery.leases import LeaseKeeper
 from bot.core.delivery.outbox import Outbox
 from bot.core.delivery.poller import Poller
@@ -93,6 +94,8 @@ class Delivery:
             job_timeout=job_timeout,
             hand_over=self._sender,
         )
+        # Clients' sites and the like: kinds registered at start-up, rounds a job of their own.
+        self.destinations = Destinations(db=db, clock=clock, owner=owner)
         self._locks: dict[str, Leadership] = {}
         self._led: frozenset[str] = frozenset()
         self._round = asyncio.Lock()
@@ -157,13 +160,14 @@ class Delivery:
         and the sender fed."""
         self._stopping = False
         self._poller.halt(False)
+        self.destinations.start()
         if self._heartbeat is None:
             self._heartbeat = asyncio.create_task(self._keep_leases(), name="lease heartbeat")
 
     async def stop(self, grace: float) -> None:
-        """Let a round under way finish (within ``grace``, asking no further user), stop
-        sending (within ``grace`` too), hand back every lease and lock, then give queued
-        notices ``grace``."""
+        """Let a round under way finish (within ``grace``, asking no further user), and the
+        destinations' round beside it, stop sending, hand back every lease (the destination
+        records' among them) and lock, then give queued notices ``grace``."""
         self._stopping = True
         self._poller.halt()
         if self._heartbeat is not None:
@@ -171,7 +175,7 @@ class Delivery:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._heartbeat
             self._heartbeat = None
-        await self._end_round(grace)
+        await asyncio.gather(self._end_round(grace), self.destinations.stop(grace))
         async with self._round:
             await self._sender.stop(grace)
             try:

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import timedelta
 
 from bot.core.delivery.destinations import Delivered, Destinations, Halted, Later, Outcome
 from bot.core.dialogs.sites import site_problem
-from bot.core.publishing.client_sites import CLAIM, ClientSites
+from bot.core.publishing.client_sites import ClientSites
 from bot.core.publishing.errors import SiteError
 from bot.core.texts import Texts
 from bot.core.turn import CoreServices
@@ -20,31 +19,19 @@ from storage import clients, plans, sites, users
 from storage.models import DeliveryRecord, Job, Plan
 from storage.states import PlanStatus
 
-__all__ = ["RETRY", "SitePosts", "destinations"]
+__all__ = ["SitePosts", "register_site_posts"]
 
 log = logging.getLogger(__name__)
 
 _Say = Callable[[Texts], str]
-# How long a site that did not answer is left alone before the post is tried again; the wait
-# doubles with each failure in a row, up to ``_MAX_WAIT``.
-RETRY = timedelta(minutes=5)
-_MAX_WAIT = timedelta(hours=2)
 _RUNNING = (PlanStatus.ACTIVE, PlanStatus.DONE)
 
 
-def destinations(services: CoreServices, owner: str) -> Destinations:
-    """The destinations the calendar's tick delivers to besides the chats: its clients' sites
-    where the bot is wired with them."""
-    registry = {sites.SITE: SitePosts(services, services.sites)} if services.sites else {}
-    return Destinations(
-        db=services.db,
-        clock=services.clock,
-        owner=owner,
-        registry=registry,
-        retry=RETRY,
-        max_wait=_MAX_WAIT,
-        lease_for=CLAIM,
-    )
+def register_site_posts(destinations: Destinations, services: CoreServices) -> None:
+    """Have the destinations' runner post the plans' articles to their clients' sites, where
+    the bot is wired with them."""
+    if services.sites is not None:
+        destinations.register(sites.SITE, SitePosts(services, services.sites))
 
 
 class SitePosts:

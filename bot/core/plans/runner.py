@@ -21,7 +21,6 @@ from bot.core.errors import NotLoggedIn
 from bot.core.events import ChatAddress, Origin, UserKey
 from bot.core.plans.costs import titles_cost
 from bot.core.plans.logout import LOGGED_OUT
-from bot.core.plans.posts import destinations
 from bot.core.plans.targets import refusal
 from bot.core.plans.words import local_time
 from bot.core.ports import MessengerError, PostingRefused
@@ -54,7 +53,6 @@ class Planner:
         self.services = services
         self.owner = owner
         self.lease = lease
-        self._destinations = destinations(services, owner)
         # When this process first ticked: a run due since then was not missed for want of a bot.
         self._since: datetime | None = None
         # Runs that failed here, by plan and time, and when they may be tried again: each is
@@ -64,7 +62,9 @@ class Planner:
     async def run_due(self) -> None:
         """Run the due runs, taken round-robin by owner, at most ``RUNS_AT_ONCE`` at a time
         (one owner's runs one after another, so no two of them spend one balance at once),
-        then post the finished articles of plans that publish to a site."""
+        then open a record of its client's site for each finished article of a plan that
+        publishes there: the destinations' own job posts it, so a site that hangs holds back
+        no run."""
         now = self.services.clock()
         if self._since is None:
             self._since = now
@@ -83,11 +83,8 @@ class Planner:
                     await self._attempt(plan, self.services.clock())
 
         await asyncio.gather(*(runs_of_owner(runs) for runs in by_owner.values()))
-        # Records of their client's site for the plans' finished articles that go there,
-        # then every due record (a site's post among them) to its destination.
         if self.services.sites is not None:
             await self.services.db.run(lambda s: sites.open_planned_posts(s, now=now))
-        await self._destinations.run_due()
 
     async def _attempt(self, plan: Plan, now: datetime) -> None:
         """Run the plan's due run; a failure is logged once for that run, which then rests."""

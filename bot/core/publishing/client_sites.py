@@ -4,20 +4,18 @@ holds the post's id, and its lease lets one write at a time)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from uuid import uuid4
 
 from bot.core.clock import Clock
+from bot.core.delivery.destinations import RECORD_LEASE
 from bot.core.publishing.drafts import post_draft
 from bot.core.publishing.site import PublishedPost, SiteCredentials, SitePublisher
 from storage import Database, TokenCipher, deliveries, sites
 from storage.models import Job
 from storage.sites import StoredSite
 
-__all__ = ["CLAIM", "ClientSites", "PostBusy"]
-
-# How long one press may take to write a post (retries included) before another may.
-CLAIM = timedelta(minutes=5)
+__all__ = ["ClientSites", "PostBusy"]
 
 
 class PostBusy(Exception):
@@ -85,7 +83,7 @@ class ClientSites:
                 target=str(site.client_id),
                 owner=owner,
                 now=now,
-                until=now + CLAIM,
+                until=now + RECORD_LEASE,
             )
         )
         if record is None:
