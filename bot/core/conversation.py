@@ -53,7 +53,6 @@ from bot.core.dialogs import (
     login,
     order,
     reorder,
-    shared,
     sites,
     spending,
     status,
@@ -80,7 +79,7 @@ from bot.core.plans import making as plan_making
 from bot.core.plans import summary as plan_summary
 from bot.core.presenter import Presenter, present
 from bot.core.screens import Effect, Screen
-from bot.core.sharing import InlineAnswer, inline_answer
+from bot.core.sharing import InlineAnswer, inline_answer, start_with_payload
 from bot.core.texts import LANGUAGES
 from bot.core.turn import Admission, AtOnce, CoreServices, Turn, language_of
 from storage import Transaction, bookkeeping, drafts, jobs, targets, users
@@ -454,7 +453,7 @@ async def _pressed_for_clients(turn: Turn, action: Action | None, press: Press) 
 
 COMMANDS: dict[str, CommandHandler] = {
     # A deep link's payload (a shared article, the inline answer's login) comes with /start.
-    "start": shared.start,
+    "start": start_with_payload,
     "yardim": help.show_help,
     "giris": login.start_login,
     "cikis": login.log_out,
