@@ -136,7 +136,7 @@ def _opening(article: Article) -> Screen:
 
 
 async def start_with_payload(turn: Turn, command: Command) -> None:
-    """Open a shared article, or start the login; without a payload, the help."""
+    """/start: open a shared article, or start the login; without a payload, the help."""
     payload = command.args.strip()
     key = share_key_of(payload)
     if key is not None:
