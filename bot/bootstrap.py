@@ -30,8 +30,12 @@ from bot.core.catalog import Catalog
 from bot.core.clock import Clock, system_clock
 from bot.core.conversation import Conversations
 from bot.core.delivery import Delivery
+from bot.core.dialogs.login import stop_at_logout
+from bot.core.dialogs.order import ArticleCheckout, BatchCheckout, Checkout, register_checkouts
 from bot.core.login_links import LoginLinks
 from bot.core.operations import Operations
+from bot.core.plans.checkout import PlanCheckout
+from bot.core.plans.logout import pause_at_logout
 from bot.core.plans.posts import register_site_posts
 from bot.core.plans.runner import Planner
 from bot.core.platforms import Platforms
@@ -63,12 +67,14 @@ from storage import (
     load_or_create_key_file,
     stats,
 )
+from storage.states import DraftKind
 
 if TYPE_CHECKING:
     from bot.sandbox import RunningSandbox
 
 __all__ = [
     "CHAT_PLATFORMS",
+    "CHECKOUTS",
     "Bot",
     "configured_platforms",
     "platforms_named",
@@ -85,6 +91,12 @@ CHAT_PLATFORMS: tuple[ChatPlatform, ...] = (
     WhatsAppPlatform(),
     TerminalPlatform(),
 )
+# Each draft kind's checkout: what its confirm screen shows and what confirming does.
+CHECKOUTS: Mapping[DraftKind, Checkout] = {
+    DraftKind.SINGLE: ArticleCheckout(),
+    DraftKind.BULK: BatchCheckout(),
+    DraftKind.PLAN: PlanCheckout(),
+}
 PACKAGE = "makale-bot"
 # Clients' sites answer slower than the service: a host under load takes seconds for a post.
 _SITE_TIMEOUT = httpx.Timeout(20.0, connect=5.0)
@@ -237,7 +249,7 @@ async def running_bot(
         yield Bot(
             settings,
             services,
-            Conversations(services),
+            _conversations(services),
             delivery,
             messengers,
             scheduler,
@@ -246,6 +258,13 @@ async def running_bot(
             cipher,
             planner,
         )
+
+
+def _conversations(services: CoreServices) -> Conversations:
+    """The dialogs, given the parts that packages above them bring (the plans' among them)."""
+    register_checkouts(CHECKOUTS)
+    stop_at_logout([pause_at_logout])
+    return Conversations(services)
 
 
 def _stopped_at_the_end(

@@ -21,7 +21,6 @@ from bot.core.dialogs import (
     login,
     order,
     reorder,
-    shared,
     sites,
     spending,
     status,
@@ -31,6 +30,7 @@ from bot.core.events import Command, Press, Text
 from bot.core.plans import listing as plan_listing
 from bot.core.plans import making as plan_making
 from bot.core.plans import summary as plan_summary
+from bot.core.sharing import start_with_payload
 from bot.core.turn import Turn
 from storage.states import Awaiting
 
@@ -53,7 +53,7 @@ class Pressed(Generic[A]):
 
 COMMANDS: dict[str, CommandHandler] = {
     # A deep link's payload (a shared article, the inline answer's login) comes with /start.
-    "start": shared.start,
+    "start": start_with_payload,
     "yardim": help.show_help,
     "giris": login.start_login,
     "cikis": login.log_out,

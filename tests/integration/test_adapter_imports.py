@@ -1,4 +1,5 @@
-"""No platform package's modules import each other round about, even lazily or for types."""
+"""No platform package's modules import each other round about, even lazily or for types, and
+no package of the core imports one that imports it back."""
 
 from __future__ import annotations
 
@@ -45,6 +46,12 @@ def _in_a_circle(graph: dict[str, set[str]]) -> list[str]:
     return sorted(module for module in graph if reaches(module, module))
 
 
+def _core_unit(module: str) -> str | None:
+    """The package or loose module of ``bot.core`` that ``module`` belongs to."""
+    parts = module.split(".")
+    return ".".join(parts[:3]) if parts[:2] == ["bot", "core"] and len(parts) > 2 else None
+
+
 @pytest.mark.parametrize("package", ["bot.slack", "bot.telegram"])
 def test_a_platform_package_has_no_import_circle(package: str) -> None:
     assert _in_a_circle(_imports(package)) == []
@@ -60,3 +67,15 @@ def test_storage_imports_nothing_of_the_bot() -> None:
         for alias in node.names
     }
     assert sorted(name for name in named if name.split(".")[0] == "bot") == []
+
+
+def test_no_package_of_the_core_imports_one_that_imports_it_back() -> None:
+    # The dialogs stand below the plans and the sharing built on them: what those bring to a
+    # dialog (a plan's checkout, its pause at /cikis) is handed in by the wiring.
+    units: dict[str, set[str]] = {}
+    for module, named in _imports("bot.core").items():
+        unit = _core_unit(module)
+        if unit is not None:
+            others = {other for other in map(_core_unit, named) if other is not None}
+            units.setdefault(unit, set()).update(others - {unit})
+    assert _in_a_circle(units) == []

@@ -15,6 +15,7 @@ from decimal import Decimal
 import pytest
 
 from bot.api import Article, ArticleStatus, ServiceUnavailable
+from bot.bootstrap import CHECKOUTS
 from bot.core.action_data import ButtonAction
 from bot.core.actions import (
     ChooseLanguage,
@@ -29,6 +30,7 @@ from bot.core.events import Press, Upload
 from bot.core.ports import ChatPresenter
 from bot.core.screens import Delete, Effect, Notice, SendDocument
 from bot.core.texts import texts_for
+from storage.states import DraftKind
 from tests.dialog_harness import Chat, Harness, labels, scripted, text_of, texts
 from tests.fake_upstream import EMAIL, PASSWORD, FakeUpstream
 
@@ -422,3 +424,9 @@ async def test_no_empty_zip_when_the_service_no_longer_gives_the_text(
         None,
         order.request_id,
     ], "the text is asked for by the article's id"
+
+
+def test_every_kind_of_draft_has_its_checkout() -> None:
+    # The wizard finds a draft's confirm screen by its kind alone: a kind left out of the
+    # wiring would fail at its summary, after the user picked its tone and size.
+    assert set(CHECKOUTS) == set(DraftKind)

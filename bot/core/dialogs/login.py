@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Sequence
+
 from bot.api import LoginInvalid, LoginRejected
 from bot.core.accounts import SignedIn
 from bot.core.actions import SwitchAccount
@@ -9,7 +11,7 @@ from bot.core.errors import LoginThrottled
 from bot.core.events import Command, LoginForm, Press, Text
 from bot.core.forms import looks_like_email
 from bot.core.inputs import one_sentence, printable, split_credentials
-from bot.core.plans.logout import pause_at_logout
+from bot.core.richtext import Block
 from bot.core.screens import Button, Screen
 from bot.core.turn import Turn, text_screen
 from bot.core.welcome import articles_waiting, welcome
@@ -17,13 +19,25 @@ from storage import drafts
 from storage.states import Awaiting
 
 __all__ = [
+    "StopAtLogout",
     "email_entered",
     "log_out",
     "login_submitted",
     "password_entered",
     "start_login",
+    "stop_at_logout",
     "switch_chosen",
 ]
+
+# What else a logout stops for the user (their plans pause), with the lines that name it.
+StopAtLogout = Callable[[Turn], Awaitable[list[Block]]]
+# Filled by the wiring, so this dialog names none of the packages above it.
+_STOPPED_AT_LOGOUT: list[StopAtLogout] = []
+
+
+def stop_at_logout(stops: Sequence[StopAtLogout]) -> None:
+    """Have /cikis stop these too, in this order; the wiring does this before the first turn."""
+    _STOPPED_AT_LOGOUT[:] = stops
 
 
 async def start_login(turn: Turn, command: Command) -> None:
@@ -165,8 +179,9 @@ async def _log_in(turn: Turn, email: str, password: str) -> None:
 
 
 async def log_out(turn: Turn, command: Command) -> None:
-    """Forget the user's tokens and any order in progress, and pause the plans (named)."""
+    """Forget the user's tokens and any order in progress, and stop what stops with them (the
+    plans pause, named)."""
     await turn.store(lambda s: drafts.cancel_open_drafts(s, user_id=turn.user_id))
     had_session = await turn.services.accounts.logout(turn.user_id)
-    paused = await pause_at_logout(turn)
-    turn.say(turn.texts.logout_done if had_session else turn.texts.logout_nothing, *paused)
+    stopped = [line for stop in _STOPPED_AT_LOGOUT for line in await stop(turn)]
+    turn.say(turn.texts.logout_done if had_session else turn.texts.logout_nothing, *stopped)

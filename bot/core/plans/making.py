@@ -13,8 +13,7 @@ from bot.core.plans.mistakes import unreadable_time
 from bot.core.plans.rhythm import read_rhythm
 from bot.core.plans.targets import HERE, usable_target
 from bot.core.plans.words import describe, tomorrow
-from bot.core.screens import Screen
-from bot.core.turn import Turn, text_screen
+from bot.core.turn import Turn
 from storage import plans, targets
 from storage.models import Plan
 from storage.states import Awaiting, DraftKind
@@ -62,8 +61,7 @@ async def start_plan(turn: Turn, command: Command) -> None:
         await order.take_bulk_titles(turn, draft, titles)
         return
     await turn.expect(Awaiting.PLAN_TITLES, context=draft.id)
-    prompt = text_screen(calendar.ask_titles.format(limit=order.BULK_LIMIT))
-    turn.send(Screen(prompt.blocks, multiline_input=True))
+    turn.send(order.list_prompt(calendar.ask_titles))
 
 
 def _shared_chat(turn: Turn) -> str | None:
