@@ -5,6 +5,12 @@ A chat's token bucket is kept as GCRA keeps it: one timestamp, its next free sen
 a token with one statement: it moves ``free_at`` a step on when ``free_at`` is at most
 ``ahead`` seconds from now (the burst's room), and otherwise says how long until it is.
 PostgreSQL only: SQLite serves one process, whose pacer keeps the bucket in memory.
+
+The bot's own window ("at most 30 in any second") is kept the same way, as a ring of 30 rows
+of this table, one per send the window can hold: a send takes the row free the longest and
+keeps it for the window's length (and the network's margin), so no two sends on one row, and
+so no 31 sends, fall within one window. The rows are locked in one order, so the replicas'
+claims queue and never deadlock.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 from sqlalchemy import text
 from sqlmodel import Session
 
-__all__ = ["claim", "hold"]
+__all__ = ["claim", "claim_window", "hold"]
 
 # One round trip whether it claims or not: the CTE claims (or creates the chat's row), and
 # when it did not, the chat's row says how long until it would.
@@ -44,6 +50,39 @@ _HOLD = text(
 )
 
 
+_WINDOW_ROWS = text(
+    """
+    INSERT INTO chat_pace (key, free_at)
+    SELECT slot, clock_timestamp() FROM unnest(CAST(:keys AS text[])) AS slot
+    ON CONFLICT (key) DO NOTHING
+    """
+)
+
+# The rows of the window, locked in key order; the one free the longest is taken when the
+# ``spare``-th after it is free too (what a send leaves to answers), else how long until it is.
+_CLAIM_WINDOW = text(
+    """
+    WITH slots AS (
+        SELECT key, free_at FROM chat_pace
+        WHERE key = ANY(CAST(:keys AS text[])) ORDER BY key FOR UPDATE
+    ), ranked AS (
+        SELECT key, free_at, row_number() OVER (ORDER BY free_at, key) AS n FROM slots
+    ), taken AS (
+        UPDATE chat_pace AS pace
+        SET free_at = clock_timestamp() + make_interval(secs => :keep)
+        FROM ranked
+        WHERE pace.key = ranked.key AND ranked.n = 1
+            AND (SELECT free_at FROM ranked WHERE n = :spare + 1) <= clock_timestamp()
+        RETURNING NULL::float8 AS wait
+    )
+    SELECT wait FROM taken
+    UNION ALL
+    SELECT EXTRACT(EPOCH FROM ranked.free_at - clock_timestamp())::float8
+    FROM ranked WHERE ranked.n = :spare + 1 AND NOT EXISTS (SELECT 1 FROM taken)
+    """
+)
+
+
 def claim(session: Session, *, key: str, step: float, ahead: float) -> float | None:
     """Take one send of ``key``'s bucket if it has room now (None); else the seconds until
     it has."""
@@ -55,3 +94,15 @@ def claim(session: Session, *, key: str, step: float, ahead: float) -> float | N
 def hold(session: Session, *, key: str, seconds: float) -> None:
     """Move ``key``'s next free send time to at least ``seconds`` from now."""
     session.connection().execute(_HOLD, {"key": key, "seconds": seconds})
+
+
+def claim_window(session: Session, *, keys: list[str], keep: float, spare: int) -> float | None:
+    """Take one send of the window kept in the rows ``keys`` for ``keep`` seconds, leaving
+    ``spare`` of them free (None); else the seconds until it may."""
+    params = {"keys": keys, "keep": keep, "spare": spare}
+    row = session.connection().execute(_CLAIM_WINDOW, params).first()
+    if row is None:
+        # The window's first use: its rows are made, all free now.
+        session.connection().execute(_WINDOW_ROWS, {"keys": keys})
+        row = session.connection().execute(_CLAIM_WINDOW, params).one()
+    return None if row[0] is None else max(0.0, float(row[0]))

@@ -161,6 +161,19 @@ class SharedPace(Protocol):
     async def hold(self, chat: Hashable, seconds: float) -> None:
         """Let no send to the chat be claimed for ``seconds`` from now."""
 
+    async def claim_window(
+        self,
+        count: int,
+        keep: float,
+        spare: int,
+        *,
+        rank: int,
+        sleep: Callable[[float], Awaitable[None]] | None,
+    ) -> bool:
+        """Take one of the bot's ``count`` places for ``keep`` seconds once more than
+        ``spare`` are free, in turn by ``rank`` (the lower, the sooner) with ``sleep`` to
+        wait: True then. Without ``sleep``, only a place free now, else False."""
+
 
 @dataclass(frozen=True, slots=True)
 class Slot:
@@ -308,6 +321,8 @@ class Pacer:
             if slot.at > now:
                 await self._sleep(slot.at - now)
             if slot.reserved:
+                if self._shared is not None:
+                    await self._claim_window(self._shared, chat, limits, slot.at, priority)
                 return slot.at
 
     async def _claim(
@@ -329,6 +344,28 @@ class Pacer:
             if priority is Priority.IF_FREE:
                 raise NoRoom(chat)
             await self._sleep(wait)
+
+    async def _claim_window(
+        self,
+        shared: SharedPace,
+        chat: Hashable,
+        limits: Sequence[Limit],
+        slot: float,
+        priority: Priority,
+    ) -> None:
+        """Take a place in each of the bot's windows where every replica draws from them, as
+        the send leaves: held a window's length and the margin, the latest it can arrive."""
+        spare = _spare(priority, bot=True).window
+        sleep = None if priority is Priority.IF_FREE else self._sleep
+        for window in self._bot_windows:
+            keep = window.seconds + self.margin
+            if not await shared.claim_window(
+                window.count, keep, spare, rank=priority, sleep=sleep
+            ):
+                now = self._clock()
+                self._chats[chat].give_back(limits, slot, now)
+                self._bot.give_back(self._overall, slot, now)
+                raise NoRoom(chat)
 
     async def share_refusal(
         self, chat: Hashable, limits: Sequence[Limit], retry_after: float

@@ -1,13 +1,26 @@
-"""Each chat's pace shared by every replica: the pacer's port kept in the database.
+"""Each chat's pace, and the bot's window, shared by every replica: the pacer's port kept in
+the database.
 
 On PostgreSQL, every replica that answers or delivers into a chat claims that chat's next
-send from one row (``storage.chat_paces``), a round trip per send. On SQLite the bot is one
-process, and the pacer keeps each chat in memory with no database call.
+send from one row (``storage.chat_paces``), a round trip per send, and then a place in the
+bot's window from a ring of rows, another. On SQLite the bot is one process, and the pacer
+keeps each chat and the bot's window in memory with no database call.
+
+A process's background sends wait for the window in one line, the most urgent first and
+then in their order, and only the first of the line asks the database (again when the
+refusal said a place frees). Left to ask each on its own, a burst's hundreds of waiting sends
+asked every time a place freed, each claim locking the ring, and the window went to whichever
+asked first: a send of an article taken over from a dead replica could wait behind sends that
+came long after it. Answers (which leave no place spare) skip the line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import asyncio
+import heapq
+import itertools
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from contextlib import asynccontextmanager
 
 from bot.core.pacing import SharedPace
 from storage import Database, chat_paces
@@ -15,12 +28,53 @@ from storage import Database, chat_paces
 __all__ = ["DatabasePace", "shared_pace_for"]
 
 
+class _Line:
+    """One at a time, the lowest rank first, then in order of coming."""
+
+    def __init__(self) -> None:
+        self.busy = False
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    @asynccontextmanager
+    async def turn(self, rank: int) -> AsyncIterator[None]:
+        """Hold the line's turn, once every one before has had theirs."""
+        if self.busy:
+            entry = (rank, next(self._order), asyncio.get_running_loop().create_future())
+            heapq.heappush(self._waiting, entry)
+            try:
+                await entry[2]
+            except asyncio.CancelledError:
+                if entry[2].done() and not entry[2].cancelled():
+                    # Handed the turn as it was cancelled: the next one takes it.
+                    self._hand_on()
+                else:
+                    self._waiting.remove(entry)
+                    heapq.heapify(self._waiting)
+                raise
+        self.busy = True
+        try:
+            yield
+        finally:
+            self._hand_on()
+
+    def _hand_on(self) -> None:
+        while self._waiting:
+            future = heapq.heappop(self._waiting)[2]
+            if not future.done():
+                future.set_result(None)
+                return
+        self.busy = False
+
+
 class DatabasePace:
-    """Chats' buckets kept in the database, one row per chat of ``platform``."""
+    """Chats' buckets and the bot's window kept in the database, one row per chat of
+    ``platform`` and a ring of rows for the window."""
 
     def __init__(self, db: Database, platform: str) -> None:
         self._db = db
         self._platform = platform
+        self._line = _Line()
 
     async def claim(self, chat: Hashable, step: float, ahead: float) -> float | None:
         """Take one send of the chat's bucket if it has room now (None), else the seconds
@@ -35,6 +89,41 @@ class DatabasePace:
         """Let no replica claim a send to the chat for ``seconds`` from now."""
         key = self._key(chat)
         await self._db.run(lambda s: chat_paces.hold(s, key=key, seconds=seconds), synced=False)
+
+    async def claim_window(
+        self,
+        count: int,
+        keep: float,
+        spare: int,
+        *,
+        rank: int,
+        sleep: Callable[[float], Awaitable[None]] | None,
+    ) -> bool:
+        """Take a place in the bot's window of ``count`` for ``keep`` seconds, leaving
+        ``spare``: in the line by ``rank``, sleeping until one frees (True); without
+        ``sleep``, a place free now or none (False)."""
+        if sleep is None:
+            # Sends already wait in the line: the window has no place free now.
+            return not self._line.busy and await self._ask(count, keep, spare) is None
+        if not spare:
+            await self._until_taken(count, keep, spare, sleep)
+            return True
+        async with self._line.turn(rank):
+            await self._until_taken(count, keep, spare, sleep)
+        return True
+
+    async def _until_taken(
+        self, count: int, keep: float, spare: int, sleep: Callable[[float], Awaitable[None]]
+    ) -> None:
+        while (wait := await self._ask(count, keep, spare)) is not None:
+            await sleep(wait)
+
+    async def _ask(self, count: int, keep: float, spare: int) -> float | None:
+        keys = [self._key(f"window:{place:03d}") for place in range(count)]
+        return await self._db.run(
+            lambda s: chat_paces.claim_window(s, keys=keys, keep=keep, spare=spare),
+            synced=False,
+        )
 
     def _key(self, chat: Hashable) -> str:
         return f"{self._platform}:{chat}"
