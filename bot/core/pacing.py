@@ -152,7 +152,8 @@ def _ahead(bucket: Bucket, step: float, margin: float, spare: Spare) -> float:
 
 
 class SharedPace(Protocol):
-    """Chats' buckets kept where every replica draws from them (a database)."""
+    """Chats' buckets and the bot's window kept where every replica draws from them (a
+    database)."""
 
     async def claim(self, chat: Hashable, step: float, ahead: float) -> float | None:
         """Take one send of the chat's bucket if its next free time is at most ``ahead``
