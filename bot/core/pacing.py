@@ -360,9 +360,7 @@ class Pacer:
         sleep = None if priority is Priority.IF_FREE else self._sleep
         for window in self._bot_windows:
             keep = window.seconds + self.margin
-            if not await shared.claim_window(
-                window.count, keep, spare, rank=priority, sleep=sleep
-            ):
+            if not await shared.claim_window(window.count, keep, spare, rank=priority, sleep=sleep):
                 now = self._clock()
                 self._chats[chat].give_back(limits, slot, now)
                 self._bot.give_back(self._overall, slot, now)
