@@ -8,7 +8,8 @@ PostgreSQL only: SQLite serves one process, whose pacer keeps the bucket in memo
 
 The bot's own window ("at most 30 in any second") is kept the same way, as a ring of 30 rows
 of this table, one per send the window can hold: a send takes the row free the longest and
-keeps it for the window's length (and the network's margin), so no two sends on one row, and
+keeps it for the window's length and the network's margin (or a window from its answer, when that
+came later), so no two sends on one row, and
 so no 31 sends, fall within one window. The rows are locked in one order, so the replicas'
 claims queue and never deadlock.
 """
@@ -73,11 +74,11 @@ _CLAIM_WINDOW = text(
         FROM ranked
         WHERE pace.key = ranked.key AND ranked.n = 1
             AND (SELECT free_at FROM ranked WHERE n = :spare + 1) <= clock_timestamp()
-        RETURNING NULL::float8 AS wait
+        RETURNING pace.key AS place, NULL::float8 AS wait
     )
-    SELECT wait FROM taken
+    SELECT place, wait FROM taken
     UNION ALL
-    SELECT EXTRACT(EPOCH FROM ranked.free_at - clock_timestamp())::float8
+    SELECT NULL, EXTRACT(EPOCH FROM ranked.free_at - clock_timestamp())::float8
     FROM ranked WHERE ranked.n = :spare + 1 AND NOT EXISTS (SELECT 1 FROM taken)
     """
 )
@@ -96,13 +97,13 @@ def hold(session: Session, *, key: str, seconds: float) -> None:
     session.connection().execute(_HOLD, {"key": key, "seconds": seconds})
 
 
-def claim_window(session: Session, *, keys: list[str], keep: float, spare: int) -> float | None:
+def claim_window(session: Session, *, keys: list[str], keep: float, spare: int) -> str | float:
     """Take one send of the window kept in the rows ``keys`` for ``keep`` seconds, leaving
-    ``spare`` of them free (None); else the seconds until it may."""
+    ``spare`` of them free: the key of the row taken; else the seconds until it may."""
     params = {"keys": keys, "keep": keep, "spare": spare}
     row = session.connection().execute(_CLAIM_WINDOW, params).first()
     if row is None:
         # The window's first use: its rows are made, all free now.
         session.connection().execute(_WINDOW_ROWS, {"keys": keys})
         row = session.connection().execute(_CLAIM_WINDOW, params).one()
-    return None if row[0] is None else max(0.0, float(row[0]))
+    return str(row[0]) if row[0] is not None else max(0.0, float(row[1]))

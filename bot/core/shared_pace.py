@@ -12,6 +12,9 @@ refusal said a place frees). Left to ask each on its own, a burst's hundreds of 
 asked every time a place freed, each claim locking the ring, and the window went to whichever
 asked first: a send of an article taken over from a dead replica could wait behind sends that
 came long after it. Answers (which leave no place spare) skip the line.
+
+A place is kept a second and ``MARGIN`` from its claim; a send whose answer came later than
+that keeps its place a second from its answer, with one more statement, in the background.
 """
 
 from __future__ import annotations
@@ -75,6 +78,8 @@ class DatabasePace:
         self._db = db
         self._platform = platform
         self._line = _Line()
+        # Held until done: the loop keeps only a weak reference to a task.
+        self._keeping: set[asyncio.Task[None]] = set()
 
     async def claim(self, chat: Hashable, step: float, ahead: float) -> float | None:
         """Take one send of the chat's bucket if it has room now (None), else the seconds
@@ -98,27 +103,35 @@ class DatabasePace:
         *,
         rank: int,
         sleep: Callable[[float], Awaitable[None]] | None,
-    ) -> bool:
+    ) -> str | None:
         """Take a place in the bot's window of ``count`` for ``keep`` seconds, leaving
-        ``spare``: in the line by ``rank``, sleeping until one frees (True); without
-        ``sleep``, a place free now or none (False)."""
+        ``spare``: in the line by ``rank``, sleeping until one frees; without ``sleep``, a
+        place free now or none. The place taken."""
         if sleep is None:
             # Sends already wait in the line: the window has no place free now.
-            return not self._line.busy and await self._ask(count, keep, spare) is None
+            found = None if self._line.busy else await self._ask(count, keep, spare)
+            return found if isinstance(found, str) else None
         if not spare:
-            await self._until_taken(count, keep, spare, sleep)
-            return True
+            return await self._until_taken(count, keep, spare, sleep)
         async with self._line.turn(rank):
-            await self._until_taken(count, keep, spare, sleep)
-        return True
+            return await self._until_taken(count, keep, spare, sleep)
+
+    def keep_place(self, place: str, seconds: float) -> None:
+        """Keep the window's ``place`` taken for ``seconds`` from now, in the background."""
+        kept = asyncio.create_task(
+            self._db.run(lambda s: chat_paces.hold(s, key=place, seconds=seconds), synced=False)
+        )
+        self._keeping.add(kept)
+        kept.add_done_callback(self._keeping.discard)
 
     async def _until_taken(
         self, count: int, keep: float, spare: int, sleep: Callable[[float], Awaitable[None]]
-    ) -> None:
-        while (wait := await self._ask(count, keep, spare)) is not None:
-            await sleep(wait)
+    ) -> str:
+        while not isinstance(found := await self._ask(count, keep, spare), str):
+            await sleep(found)
+        return found
 
-    async def _ask(self, count: int, keep: float, spare: int) -> float | None:
+    async def _ask(self, count: int, keep: float, spare: int) -> str | float:
         keys = [self._key(f"window:{place:03d}") for place in range(count)]
         return await self._db.run(
             lambda s: chat_paces.claim_window(s, keys=keys, keep=keep, spare=spare),

@@ -198,3 +198,27 @@ async def test_sends_waiting_for_the_bots_window_go_in_their_order_first_message
 
     # The first in the line was already asking when the first messages came.
     assert went == [11, 31, 32, 33, 34, 35, 12, 13, 14]
+
+
+@ON_POSTGRESQL
+async def test_one_slow_answer_does_not_narrow_the_shared_window(
+    replicas: list[Database],
+) -> None:
+    late = 0.0
+    pacer = Pacer(
+        BOT_WINDOW,
+        clock=lambda: time.monotonic() + late,
+        shared=shared_pace_for(replicas[0], "telegram"),
+    )
+    slot = await pacer.wait(1, CHAT_LIMITS)
+    # Its answer comes 3 s after it left (the clock moved on): the margin is at its widest.
+    late = 3.0
+    pacer.reached(1, CHAT_LIMITS, slot)
+    started = time.monotonic()
+
+    for chat in range(2, 32):
+        pacer.reached(chat, CHAT_LIMITS, await pacer.wait(chat, CHAT_LIMITS))
+
+    # Ten a half second: 30 sends take two windows and the network's margin, not three
+    # windows widened by the slow answer's three seconds.
+    assert time.monotonic() - started < 2.2
