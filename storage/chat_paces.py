@@ -8,10 +8,9 @@ PostgreSQL only: SQLite serves one process, whose pacer keeps the bucket in memo
 
 The bot's own window ("at most 30 in any second") is kept the same way, as a ring of 30 rows
 of this table, one per send the window can hold: a send takes the row free the longest and
-keeps it for the window's length and the network's margin (or a window from its answer, when that
-came later), so no two sends on one row, and
-so no 31 sends, fall within one window. The rows are locked in one order, so the replicas'
-claims queue and never deadlock.
+keeps it for the window's length and the network's margin (or a window from its answer, when
+that came later), so no two sends on one row, and so no 31 sends, fall within one window.
+The rows are locked in one order, so the replicas' claims queue and never deadlock.
 """
 
 from __future__ import annotations
