@@ -58,8 +58,9 @@ _WINDOW_ROWS = text(
     """
 )
 
-# The rows of the window, locked in key order; the one free the longest is taken when the
-# ``spare``-th after it is free too (what a send leaves to answers), else how long until it is.
+# The rows of the window, locked in key order; those free the longest are taken, up to
+# ``want`` of them and as many as leave ``spare`` free (what a send leaves to answers), else
+# how long until the ``spare``-th after the first is free too.
 _CLAIM_WINDOW = text(
     """
     WITH slots AS (
@@ -67,12 +68,13 @@ _CLAIM_WINDOW = text(
         WHERE key = ANY(CAST(:keys AS text[])) ORDER BY key FOR UPDATE
     ), ranked AS (
         SELECT key, free_at, row_number() OVER (ORDER BY free_at, key) AS n FROM slots
+    ), free AS (
+        SELECT count(*) AS places FROM ranked WHERE free_at <= clock_timestamp()
     ), taken AS (
         UPDATE chat_pace AS pace
         SET free_at = clock_timestamp() + make_interval(secs => :keep)
-        FROM ranked
-        WHERE pace.key = ranked.key AND ranked.n = 1
-            AND (SELECT free_at FROM ranked WHERE n = :spare + 1) <= clock_timestamp()
+        FROM ranked, free
+        WHERE pace.key = ranked.key AND ranked.n <= LEAST(:want, free.places - :spare)
         RETURNING pace.key AS place, NULL::float8 AS wait
     )
     SELECT place, wait FROM taken
@@ -96,13 +98,18 @@ def hold(session: Session, *, key: str, seconds: float) -> None:
     session.connection().execute(_HOLD, {"key": key, "seconds": seconds})
 
 
-def claim_window(session: Session, *, keys: list[str], keep: float, spare: int) -> str | float:
-    """Take one send of the window kept in the rows ``keys`` for ``keep`` seconds, leaving
-    ``spare`` of them free: the key of the row taken; else the seconds until it may."""
-    params = {"keys": keys, "keep": keep, "spare": spare}
-    row = session.connection().execute(_CLAIM_WINDOW, params).first()
-    if row is None:
+def claim_window(
+    session: Session, *, keys: list[str], keep: float, spare: int, want: int = 1
+) -> list[str] | float:
+    """Take up to ``want`` sends of the window kept in the rows ``keys`` for ``keep``
+    seconds, leaving ``spare`` of them free: the keys of the rows taken; else the seconds
+    until one may be."""
+    params = {"keys": keys, "keep": keep, "spare": spare, "want": want}
+    rows = session.connection().execute(_CLAIM_WINDOW, params).all()
+    if not rows:
         # The window's first use: its rows are made, all free now.
         session.connection().execute(_WINDOW_ROWS, {"keys": keys})
-        row = session.connection().execute(_CLAIM_WINDOW, params).one()
-    return str(row[0]) if row[0] is not None else max(0.0, float(row[1]))
+        rows = session.connection().execute(_CLAIM_WINDOW, params).all()
+    if rows[0][0] is None:
+        return max(0.0, float(rows[0][1]))
+    return [str(place) for place, _ in rows]

@@ -8,10 +8,11 @@ keeps each chat and the bot's window in memory with no database call.
 
 A process's background sends wait for the window in one line, the most urgent first and
 then in their order, and only the first of the line asks the database (again when the
-refusal said a place frees). Left to ask each on its own, a burst's hundreds of waiting sends
-asked every time a place freed, each claim locking the ring, and the window went to whichever
-asked first: a send of an article taken over from a dead replica could wait behind sends that
-came long after it. Answers (which leave no place spare) skip the line.
+refusal said a place frees), for itself and as many behind it as there are places free.
+Left to ask each on its own, a burst's hundreds of waiting sends asked every time a place
+freed, each claim locking the ring, and the window went to whichever asked first: a send of
+an article taken over from a dead replica could wait behind sends that came long after it.
+Answers (which leave no place spare) skip the line.
 
 A place is kept a second and ``MARGIN`` from its claim; a send whose answer came later than
 that keeps its place a second from its answer, with one more statement, in the background.
@@ -22,8 +23,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Hashable
 
 from bot.core.pacing import SharedPace
 from storage import Database, chat_paces
@@ -32,42 +32,60 @@ __all__ = ["DatabasePace", "shared_pace_for"]
 
 
 class _Line:
-    """One at a time, the lowest rank first, then in order of coming."""
+    """Sends waiting for the window: the lowest rank first, then in order of coming. One of
+    them asks at a time (its turn), and may take places for those behind it."""
 
     def __init__(self) -> None:
         self.busy = False
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        # Each one's future: None when its turn to ask comes, or the place taken for it.
+        self._waiting: list[tuple[int, int, asyncio.Future[str | None]]] = []
         self._order = itertools.count()
 
-    @asynccontextmanager
-    async def turn(self, rank: int) -> AsyncIterator[None]:
-        """Hold the line's turn, once every one before has had theirs."""
-        if self.busy:
-            entry = (rank, next(self._order), asyncio.get_running_loop().create_future())
-            heapq.heappush(self._waiting, entry)
-            try:
-                await entry[2]
-            except asyncio.CancelledError:
-                if entry[2].done() and not entry[2].cancelled():
-                    # Handed the turn as it was cancelled: the next one takes it.
-                    self._hand_on()
-                else:
-                    self._waiting.remove(entry)
-                    heapq.heapify(self._waiting)
-                raise
-        self.busy = True
-        try:
-            yield
-        finally:
-            self._hand_on()
+    def __len__(self) -> int:
+        return len(self._waiting)
 
-    def _hand_on(self) -> None:
+    async def turn(self, rank: int) -> str | None:
+        """Wait in line: None when it is this one's turn to ask (``hand_on`` after), or the
+        place another took for it."""
+        if not self.busy:
+            self.busy = True
+            return None
+        entry = (rank, next(self._order), asyncio.get_running_loop().create_future())
+        heapq.heappush(self._waiting, entry)
+        try:
+            place: str | None = await entry[2]
+        except asyncio.CancelledError:
+            if not entry[2].done():
+                self._waiting.remove(entry)
+                heapq.heapify(self._waiting)
+            elif not entry[2].cancelled() and entry[2].result() is None:
+                # Handed the turn as it was cancelled: the next one takes it.
+                self.hand_on()
+            raise
+        return place
+
+    def give(self, places: list[str]) -> None:
+        """Hand ``places`` to the first in line, one each."""
+        for place in places:
+            future = self._next()
+            if future is None:
+                return
+            future.set_result(place)
+
+    def hand_on(self) -> None:
+        """The turn to ask goes to the first in line, if any."""
+        future = self._next()
+        if future is None:
+            self.busy = False
+        else:
+            future.set_result(None)
+
+    def _next(self) -> asyncio.Future[str | None] | None:
         while self._waiting:
             future = heapq.heappop(self._waiting)[2]
             if not future.done():
-                future.set_result(None)
-                return
-        self.busy = False
+                return future
+        return None
 
 
 class DatabasePace:
@@ -109,12 +127,17 @@ class DatabasePace:
         place free now or none. The place taken."""
         if sleep is None:
             # Sends already wait in the line: the window has no place free now.
-            found = None if self._line.busy else await self._ask(count, keep, spare)
-            return found if isinstance(found, str) else None
+            found = None if self._line.busy else await self._ask(count, keep, spare, 1)
+            return found[0] if isinstance(found, list) else None
         if not spare:
             return await self._until_taken(count, keep, spare, sleep)
-        async with self._line.turn(rank):
-            return await self._until_taken(count, keep, spare, sleep)
+        place = await self._line.turn(rank)
+        if place is not None:
+            return place
+        try:
+            return await self._until_taken(count, keep, spare, sleep, line=self._line)
+        finally:
+            self._line.hand_on()
 
     def keep_place(self, place: str, seconds: float) -> None:
         """Keep the window's ``place`` taken for ``seconds`` from now, in the background."""
@@ -125,16 +148,29 @@ class DatabasePace:
         kept.add_done_callback(self._keeping.discard)
 
     async def _until_taken(
-        self, count: int, keep: float, spare: int, sleep: Callable[[float], Awaitable[None]]
+        self,
+        count: int,
+        keep: float,
+        spare: int,
+        sleep: Callable[[float], Awaitable[None]],
+        *,
+        line: _Line | None = None,
     ) -> str:
-        while not isinstance(found := await self._ask(count, keep, spare), str):
+        """A place, asked for until one is free; with ``line``, places for those waiting in
+        it too, as many as are free (one round trip for them all)."""
+        while True:
+            want = min(count, 1 + (len(line) if line is not None else 0))
+            found = await self._ask(count, keep, spare, want)
+            if isinstance(found, list):
+                if line is not None:
+                    line.give(found[1:])
+                return found[0]
             await sleep(found)
-        return found
 
-    async def _ask(self, count: int, keep: float, spare: int) -> str | float:
+    async def _ask(self, count: int, keep: float, spare: int, want: int) -> list[str] | float:
         keys = [self._key(f"window:{place:03d}") for place in range(count)]
         return await self._db.run(
-            lambda s: chat_paces.claim_window(s, keys=keys, keep=keep, spare=spare),
+            lambda s: chat_paces.claim_window(s, keys=keys, keep=keep, spare=spare, want=want),
             synced=False,
         )
 
