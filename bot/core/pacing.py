@@ -317,8 +317,10 @@ class Pacer:
         """
         priority = _PRIORITY.get()
         shared = next((limit for limit in limits if isinstance(limit, Bucket)), None)
+        claimed = None
         if self._shared is not None and shared is not None:
             await self._claim(self._shared, chat, shared, priority)
+            claimed = self._clock()
             limits = tuple(limit for limit in limits if limit is not shared)
         while True:
             now = self._clock()
@@ -332,6 +334,12 @@ class Pacer:
                     self._places[chat, slot.at] = await self._claim_window(
                         self._shared, chat, limits, slot.at, priority
                     )
+                now = self._clock()
+                late = claimed is not None and now - claimed > MARGIN
+                if late and self._shared is not None and shared is not None:
+                    # It leaves later than the chat's claim counted it (it waited for the
+                    # bot): the chat's next send is a step from now.
+                    await self._shared.hold(chat, self._chats[chat].step_of(shared, now))
                 return slot.at
 
     async def _claim(

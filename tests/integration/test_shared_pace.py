@@ -222,3 +222,34 @@ async def test_one_slow_answer_does_not_narrow_the_shared_window(
     # Ten a half second: 30 sends take two windows and the network's margin, not three
     # windows widened by the slow answer's three seconds.
     assert time.monotonic() - started < 2.2
+
+
+@ON_POSTGRESQL
+async def test_a_send_that_waited_for_the_bots_window_counts_in_its_chat_from_when_it_left(
+    database: Database, replicas: list[Database]
+) -> None:
+    filler, delivering = (
+        Pacer(BOT_WINDOW, shared=shared_pace_for(db, "telegram")) for db in replicas
+    )
+    # The window is full for half a second and the margin: the delivery's send waits for it
+    # after its chat's claim.
+    for chat in range(100, 110):
+        await filler.wait(chat, CHAT_LIMITS)
+    with paced_as(Priority.ARTICLE):
+        await delivering.wait(CHAT, CHAT_LIMITS)
+
+    free_in = await database.run(
+        lambda s: (
+            s.connection()
+            .execute(
+                text(
+                    "SELECT EXTRACT(EPOCH FROM free_at - clock_timestamp())::float8"
+                    " FROM chat_pace WHERE key = :key"
+                ),
+                {"key": f"telegram:{CHAT}"},
+            )
+            .scalar_one()
+        )
+    )
+    # A step (0.1 s) after it left; counted from its claim, it would be long past.
+    assert free_in > 0.0
