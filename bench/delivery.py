@@ -82,6 +82,8 @@ AROUND_ESTIMATE = (0.9, 1.3)
 ACTIONS = 4
 ACTIONS_APART = 0.7
 ANSWER_GOAL = 0.3
+# Answers of each bot to /bakiye before the measured ones.
+WARM_UP = 5
 # Private chats, and the people in them, are numbered from here; a group's orderer too.
 FIRST_USER = 7_000_001
 START_TIMEOUT = 60.0
@@ -625,6 +627,13 @@ async def answer_time(telegram: FakeTelegram, person: int) -> float:
     return at - asked
 
 
+def long_polling(telegram: FakeTelegram) -> bool:
+    """Whether the bot is idle: it waits in a ``getUpdates``, with every other call answered."""
+    recent = telegram.calls[-20:]
+    waiting = any(c.method == "getUpdates" and c.response is None for c in recent)
+    return waiting and all(c.response is not None for c in recent if c.method != "getUpdates")
+
+
 def bare_bot(config_file: Path) -> None:
     """A minimal python-telegram-bot Application whose /bakiye asks the upstream's balance."""
     config = json.loads(config_file.read_text())
@@ -684,13 +693,19 @@ async def bakiye(folder: Path, sizes: Sizes) -> list[Measure]:
             await bare_telegram.wait_for(
                 lambda: any(c.method == "getUpdates" for c in bare_telegram.calls), START_TIMEOUT
             )
-            # One answer each first: connections and caches warm, as in a bot running for long.
-            await answer_time(w.telegram, people[0])
-            await answer_time(bare_telegram, people[0])
+            # A few answers each first: connections, caches and lazy imports warm, as in a
+            # bot running for long.
+            for person in people[:WARM_UP]:
+                await answer_time(w.telegram, person)
+                await answer_time(bare_telegram, person)
             ours, theirs = [], []
-            for person in people:
-                ours.append(await answer_time(w.telegram, person))
-                theirs.append(await answer_time(bare_telegram, person))
+            for n, person in enumerate(people):
+                # Each bot waits in its long poll before it is asked, and they take turns at
+                # going first: neither is measured while the other finishes its last answer.
+                pair = [(w.telegram, ours), (bare_telegram, theirs)]
+                for telegram, times in pair if n % 2 else reversed(pair):
+                    await telegram.wait_for(lambda t=telegram: long_polling(t), 30)
+                    times.append(await answer_time(telegram, person))
     value, reference = p95(ours), p95(theirs)
     return [
         Measure(

@@ -152,7 +152,8 @@ def _ahead(bucket: Bucket, step: float, margin: float, spare: Spare) -> float:
 
 
 class SharedPace(Protocol):
-    """Chats' buckets kept where every replica draws from them (a database)."""
+    """Chats' buckets and the bot's window kept where every replica draws from them (a
+    database)."""
 
     async def claim(self, chat: Hashable, step: float, ahead: float) -> float | None:
         """Take one send of the chat's bucket if its next free time is at most ``ahead``
@@ -160,6 +161,23 @@ class SharedPace(Protocol):
 
     async def hold(self, chat: Hashable, seconds: float) -> None:
         """Let no send to the chat be claimed for ``seconds`` from now."""
+
+    async def claim_window(
+        self,
+        count: int,
+        keep: float,
+        spare: int,
+        *,
+        rank: int,
+        sleep: Callable[[float], Awaitable[None]] | None,
+    ) -> str | None:
+        """Take one of the bot's ``count`` places for ``keep`` seconds once more than
+        ``spare`` are free, in turn by ``rank`` (the lower, the sooner) with ``sleep`` to
+        wait: the place taken. Without ``sleep``, only a place free now, else None."""
+
+    def keep_place(self, place: str, seconds: float) -> None:
+        """Keep the window's ``place`` taken for at least ``seconds`` from now (in the
+        background)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +302,8 @@ class Pacer:
         self._chats: dict[Hashable, _Log] = {}
         self._since_sweep = 0
         self._took: deque[float] = deque(maxlen=_MEASURED)
+        # The places of the shared window each send took, and its length, by chat and slot.
+        self._places: dict[tuple[Hashable, float], list[tuple[str, float]]] = {}
 
     @property
     def margin(self) -> float:
@@ -297,8 +317,10 @@ class Pacer:
         """
         priority = _PRIORITY.get()
         shared = next((limit for limit in limits if isinstance(limit, Bucket)), None)
+        claimed = None
         if self._shared is not None and shared is not None:
             await self._claim(self._shared, chat, shared, priority)
+            claimed = self._clock()
             limits = tuple(limit for limit in limits if limit is not shared)
         while True:
             now = self._clock()
@@ -308,6 +330,16 @@ class Pacer:
             if slot.at > now:
                 await self._sleep(slot.at - now)
             if slot.reserved:
+                if self._shared is not None and self._bot_windows:
+                    self._places[chat, slot.at] = await self._claim_window(
+                        self._shared, chat, limits, slot.at, priority
+                    )
+                now = self._clock()
+                late = claimed is not None and now - claimed > MARGIN
+                if late and self._shared is not None and shared is not None:
+                    # It leaves later than the chat's claim counted it (it waited for the
+                    # bot): the chat's next send is a step from now.
+                    await self._shared.hold(chat, self._chats[chat].step_of(shared, now))
                 return slot.at
 
     async def _claim(
@@ -329,6 +361,32 @@ class Pacer:
             if priority is Priority.IF_FREE:
                 raise NoRoom(chat)
             await self._sleep(wait)
+
+    async def _claim_window(
+        self,
+        shared: SharedPace,
+        chat: Hashable,
+        limits: Sequence[Limit],
+        slot: float,
+        priority: Priority,
+    ) -> list[tuple[str, float]]:
+        """Take a place in each of the bot's windows where every replica draws from them, as
+        the send leaves: held a window's length and ``MARGIN``, when it has arrived unless
+        its answer comes later (``reached``). Not the measured margin: one slow request
+        would halve the window for every replica."""
+        spare = _spare(priority, bot=True).window
+        sleep = None if priority is Priority.IF_FREE else self._sleep
+        places = []
+        for window in self._bot_windows:
+            keep = window.seconds + MARGIN
+            place = await shared.claim_window(window.count, keep, spare, rank=priority, sleep=sleep)
+            if place is None:
+                now = self._clock()
+                self._chats[chat].give_back(limits, slot, now)
+                self._bot.give_back(self._overall, slot, now)
+                raise NoRoom(chat)
+            places.append((place, window.seconds))
+        return places
 
     async def share_refusal(
         self, chat: Hashable, limits: Sequence[Limit], retry_after: float
@@ -371,6 +429,11 @@ class Pacer:
         between the two. It counts from now, and the time it took is measured."""
         now = self._clock()
         self._took.append(max(0.0, now - slot))
+        places = self._places.pop((chat, slot), ())
+        if self._shared is not None and now - slot > MARGIN:
+            # It may have arrived after its place was let go: the place counts from now.
+            for place, seconds in places:
+                self._shared.keep_place(place, seconds)
         self._chats.setdefault(chat, _Log()).reached(limits, slot, now)
         # The bot's bucket paces; only its window, the limit itself, counts from answers.
         self._bot.reached(self._bot_windows, slot, now)
@@ -391,6 +454,7 @@ class Pacer:
         the chat's pace for ``SLOWED_FOR``.
         """
         now = self._clock()
+        self._places.pop((chat, slot), None)
         log = self._chats.setdefault(chat, _Log())
         log.give_back(limits, slot, now)
         self._bot.give_back(self._overall, slot, now)
@@ -411,6 +475,8 @@ class Pacer:
         if self._since_sweep < _SWEEP_EVERY:
             return
         self._since_sweep = 0
+        for sent in [sent for sent in self._places if sent[1] < horizon]:
+            del self._places[sent]
         for chat, log in list(self._chats.items()):
             log.forget_before(horizon)
             if log.idle(now) and max(log.slowed_until, log.suspect_until) <= now:

@@ -285,9 +285,12 @@ class Sender:
             await self._fenced(job_id, self._recording(job, index, message_id))
             job.parts_sent = index + 1
         ready = texts.article_ready.format(title=job.title)
-        with paced_as(Priority.REST):
+        # Taken over (or restarted) after its last part, its files are what its reader waits
+        # for now: they go ahead as a first message would.
+        with paced_as(Priority.ARTICLE if first == len(parts) else Priority.REST):
             if not job.file_sent:
                 await self._send_files(job, chat, len(parts), texts)
+        with paced_as(Priority.REST):
             # The card is for whoever ordered: in a plan's channel, its owner privately.
             card_chat = (
                 self._outbox.addresses.progress_chat(job, user) if job.owner_chat_id else chat
