@@ -40,8 +40,8 @@ from bench import forked
 from bench.order_flow import NullMessenger
 from bot.bootstrap import running_bot
 from bot.config import load_settings
-from bot.core.events import ChatAddress, Command, Event, Origin, Press, Upload, UserKey
-from bot.core.screens import Edit, Effect, Send, SendDocument
+from bot.core.conversation.events import ChatAddress, Command, Event, Origin, Press, Upload, UserKey
+from bot.core.conversation.screens import Edit, Effect, Send, SendDocument
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, running_sandbox
 from storage import generate_key
 from tests.e2e.fake_slack import FakeSlack

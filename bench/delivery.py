@@ -49,10 +49,10 @@ from bot.api import ArticleApi
 from bot.bootstrap import running_bot
 from bot.config import load_settings
 from bot.core.accounts import Accounts
-from bot.core.article import article_blocks, split_into_screens
+from bot.core.articles.article import article_blocks, split_into_screens
 from bot.core.clock import system_clock
-from bot.core.durations import estimate_seconds
-from bot.core.screens import Screen
+from bot.core.conversation.screens import Screen
+from bot.core.ordering.durations import estimate_seconds
 from bot.sandbox import RunningSandbox, running_sandbox
 from bot.sandbox.jobs import Job as UpstreamJob
 from bot.telegram.messenger import TelegramMessenger

@@ -25,8 +25,8 @@ from pathlib import Path
 
 from bot.bootstrap import running_bot
 from bot.config import load_settings
-from bot.core.events import ChatAddress, Command, Event, Origin, Press, UserKey
-from bot.core.screens import Button, Document, Edit, Effect, Screen, Send
+from bot.core.conversation.events import ChatAddress, Command, Event, Origin, Press, UserKey
+from bot.core.conversation.screens import Button, Document, Edit, Effect, Screen, Send
 from bot.sandbox import running_sandbox
 from storage import generate_key
 

@@ -17,8 +17,8 @@ import statistics
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.core.pacing import Bucket, Pacer, Priority, Window, paced_as
-from bot.core.shared_pace import DatabasePace
+from bot.core.limits.pacing import Bucket, Pacer, Priority, Window, paced_as
+from bot.core.limits.shared_pace import DatabasePace
 from storage import Database
 
 # The tests' server, unless BENCH_DATABASE_URL names another.

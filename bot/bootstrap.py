@@ -23,17 +23,17 @@ from starlette.routing import BaseRoute
 from bot.api import ArticleApi
 from bot.chat_platform import ChatHost, ChatPlatform, RunningChat
 from bot.config import ConfigError, Settings
-from bot.core.access import Gate
 from bot.core.accounts import Accounts, LoginLimits
-from bot.core.alerts import Alerts
-from bot.core.catalog import Catalog
+from bot.core.accounts.catalog import Catalog
+from bot.core.articles.recent import RecentArticles
 from bot.core.clock import Clock, system_clock
-from bot.core.conversation import Conversations
 from bot.core.delivery import Delivery
 from bot.core.dialogs.login import stop_at_logout
 from bot.core.dialogs.order import ArticleCheckout, BatchCheckout, Checkout, register_checkouts
+from bot.core.limits.access import Gate
 from bot.core.login_links import LoginLinks
-from bot.core.operations import Operations
+from bot.core.operations.alerts import Alerts
+from bot.core.operations.operations import Operations
 from bot.core.plans.checkout import PlanCheckout
 from bot.core.plans.logout import pause_at_logout
 from bot.core.plans.posts import register_site_posts
@@ -41,7 +41,7 @@ from bot.core.plans.runner import Planner
 from bot.core.platforms import Platforms
 from bot.core.ports import Messenger
 from bot.core.publishing.client_sites import ClientSites
-from bot.core.recent_articles import RecentArticles
+from bot.core.routing.conversations import Conversations
 from bot.core.scheduler import (
     schedule_destinations,
     schedule_housekeeping,

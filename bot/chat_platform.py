@@ -16,9 +16,9 @@ from starlette.routing import BaseRoute
 
 from bot.config import Settings
 from bot.core.clock import Clock
-from bot.core.conversation import Conversations
 from bot.core.platforms import ChatRules
 from bot.core.ports import Messenger
+from bot.core.routing.conversations import Conversations
 from storage import Database, TokenCipher
 
 __all__ = ["ChatHost", "ChatPlatform", "RunningChat"]

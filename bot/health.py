@@ -13,7 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from bot.core.clock import Clock
-from bot.core.operations import Operations
+from bot.core.operations.operations import Operations
 from storage import Database, stats
 
 __all__ = ["DATABASE_PATIENCE", "OVERDUE_ROUNDS", "HealthCheck"]

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from bot.core.clients import MOST_CLIENTS, name_key
+from bot.core.clients.picker import MOST_CLIENTS, name_key
 from storage import clients
 from storage.models import ChatUser
 

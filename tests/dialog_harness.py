@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from bot.bootstrap import Bot, running_bot
 from bot.config import Settings, load_settings
-from bot.core.events import ChatAddress, Command, Event, Origin, Press, Text, UserKey
-from bot.core.screens import Button, Edit, Effect, Notice, Screen, Send
+from bot.core.conversation.events import ChatAddress, Command, Event, Origin, Press, Text, UserKey
+from bot.core.conversation.screens import Button, Edit, Effect, Notice, Screen, Send
 from storage import generate_key
 from tests.fake_upstream import FakeUpstream
 from tests.fakes import ManualClock, RecordingMessenger

@@ -20,11 +20,11 @@ from bot.api import ArticleApi
 from bot.bootstrap import running_bot
 from bot.config import Settings, load_settings
 from bot.core.accounts import Accounts
+from bot.core.conversation.events import ChatAddress
+from bot.core.conversation.screens import Document, Screen
 from bot.core.delivery import Delivery
-from bot.core.durations import estimate_seconds
-from bot.core.events import ChatAddress
+from bot.core.ordering.durations import estimate_seconds
 from bot.core.ports import Messenger, MessengerError
-from bot.core.screens import Document, Screen
 from bot.core.upstream import Upstream
 from bot.http_clients import http_client
 from storage import ChatUser, Database, Job, generate_key, jobs, users

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
+from bot.core.conversation.screens import Button, Send
 from bot.core.publishing import SiteCredentials
-from bot.core.screens import Button, Send
 from storage import deliveries, sites
 from storage.models import ClientSite, DeliveryRecord, Job
 from tests.dialog_harness import Chat, Harness, labels, scripted, texts

@@ -22,15 +22,15 @@ from sqlmodel import Session
 
 from bot.api import ArticleApiError, LoginInvalid, LoginRejected
 from bot.core.accounts import Accounts
+from bot.core.accounts.welcome import articles_waiting, welcome
 from bot.core.clock import Clock
+from bot.core.conversation.events import ChatAddress
+from bot.core.conversation.forms import looks_like_email
+from bot.core.conversation.inputs import one_sentence, printable
 from bot.core.delivery import Outbox
 from bot.core.errors import LoginThrottled
-from bot.core.events import ChatAddress
-from bot.core.forms import looks_like_email
-from bot.core.inputs import one_sentence, printable
 from bot.core.texts import LANGUAGES, Texts, texts_for
 from bot.core.upstream import Upstream
-from bot.core.welcome import articles_waiting, welcome
 from storage import Database, TokenCipher, login_links, users
 from storage.models import ChatUser, LoginLink
 

@@ -10,7 +10,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.core.events import ChatAddress, Origin
+from bot.core.conversation.events import ChatAddress, Origin
 
 __all__ = ["ChatRules", "OpenRules", "Platforms", "listed"]
 

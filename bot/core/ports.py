@@ -6,9 +6,9 @@ import enum
 from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
-from bot.core.article import split_into_screens
-from bot.core.events import ChatAddress
-from bot.core.screens import Document, Notice, Screen
+from bot.core.articles.article import split_into_screens
+from bot.core.conversation.events import ChatAddress
+from bot.core.conversation.screens import Document, Notice, Screen
 
 __all__ = [
     "ChatPresenter",

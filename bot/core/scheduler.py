@@ -10,7 +10,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from bot.core.clock import Clock
 from bot.core.delivery import Delivery
 from bot.core.delivery.destinations import Destinations
-from bot.core.housekeeping import prune
+from bot.core.operations.housekeeping import prune
 from bot.core.plans.runner import Planner
 from storage import Database
 

@@ -10,20 +10,20 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import Session
 
-from bot.core.access import Gate
 from bot.core.accounts import Accounts
-from bot.core.catalog import Catalog
+from bot.core.accounts.catalog import Catalog
+from bot.core.articles.recent import RecentArticles
 from bot.core.clock import DEFAULT_ZONE, Clock
+from bot.core.conversation.events import Origin
+from bot.core.conversation.richtext import Block, paragraph
+from bot.core.conversation.screens import Button, Delete, Edit, Effect, Notice, Screen, Send
 from bot.core.delivery import Outbox
-from bot.core.events import Origin
+from bot.core.limits.access import Gate
 from bot.core.login_links import LoginLinks
-from bot.core.operations import Operations
+from bot.core.operations.operations import Operations
 from bot.core.platforms import Platforms
 from bot.core.ports import MessengerError
 from bot.core.publishing.client_sites import ClientSites
-from bot.core.recent_articles import RecentArticles
-from bot.core.richtext import Block, paragraph
-from bot.core.screens import Button, Delete, Edit, Effect, Notice, Screen, Send
 from bot.core.texts import LANGUAGES, Texts, texts_for
 from bot.core.upstream import Upstream
 from storage import Database, users

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.core.conversation import Conversations
-from bot.core.events import ChatAddress, Command, Event, Origin, Text, UserKey
+from bot.core.conversation.events import ChatAddress, Command, Event, Origin, Text, UserKey
+from bot.core.routing.conversations import Conversations
 from bot.core.texts import Texts, texts_for
 from bot.shell.files import names_a_file, upload_of
 from bot.shell.leaving import Departure

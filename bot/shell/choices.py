@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from bot.core import turkish
-from bot.core.screens import Button, Screen
+from bot.core.conversation.screens import Button, Screen
+from bot.core.texts import turkish
 
 __all__ = ["Choices", "numbered"]
 

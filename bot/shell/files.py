@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.core.events import Upload
-from bot.core.title_files import MAX_FILE_BYTES, TITLE_FILE_SUFFIXES
+from bot.core.conversation.events import Upload
+from bot.core.ordering.title_files import MAX_FILE_BYTES, TITLE_FILE_SUFFIXES
 
 __all__ = ["is_path", "names_a_file", "upload_of"]
 

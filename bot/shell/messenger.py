@@ -10,8 +10,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from bot.core.events import ChatAddress
-from bot.core.screens import Document, Screen
+from bot.core.conversation.events import ChatAddress
+from bot.core.conversation.screens import Document, Screen
 from bot.shell.choices import Choices
 from bot.shell.render import render_screen
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.core.events import Command, Event, Press, Text
+from bot.core.conversation.events import Command, Event, Press, Text
 from bot.core.plans.making import rhythm_and_titles
 from bot.shell.choices import Choices
 from bot.shell.files import is_path, names_a_file

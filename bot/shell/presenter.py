@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.core.events import ChatAddress
-from bot.core.screens import Document, Screen
+from bot.core.conversation.events import ChatAddress
+from bot.core.conversation.screens import Document, Screen
 from bot.shell.choices import Choices
 from bot.shell.messenger import ShellMessenger
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from bot.core.richtext import (
+from bot.core.conversation.richtext import (
     Block,
     BulletList,
     CodeBlock,
@@ -15,7 +15,7 @@ from bot.core.richtext import (
     Table,
     table_grid,
 )
-from bot.core.screens import Screen
+from bot.core.conversation.screens import Screen
 from bot.shell.choices import numbered
 
 __all__ = ["render_screen"]

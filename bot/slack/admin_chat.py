@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.core.events import ChatAddress
+from bot.core.conversation.events import ChatAddress
 from bot.slack.ids import PLATFORM
 
 __all__ = ["ADMIN_PREFIX", "slack_admin_chat"]

@@ -6,7 +6,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.core.conversation import Conversations
+from bot.core.routing.conversations import Conversations
 from bot.slack.context import SlackDeps, providing
 from bot.slack.counting import CountingRetryHandler
 from bot.slack.home import HomeTab

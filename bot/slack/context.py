@@ -7,13 +7,13 @@ from dataclasses import dataclass, field
 
 from slack_bolt.context.async_context import AsyncBoltContext
 
-from bot.core.conversation import Conversations
-from bot.core.events import Event, Origin
-from bot.core.inflight import InFlight
+from bot.core.conversation.events import Event, Origin
+from bot.core.conversation.presenter import Presenter
+from bot.core.conversation.richtext import paragraph
+from bot.core.conversation.screens import Screen
+from bot.core.limits.inflight import InFlight
 from bot.core.ports import ChatPresenter
-from bot.core.presenter import Presenter
-from bot.core.richtext import paragraph
-from bot.core.screens import Screen
+from bot.core.routing.conversations import Conversations
 from bot.core.texts import Texts, texts_for
 from bot.slack.home import HomeTab
 from bot.slack.installations import Installations

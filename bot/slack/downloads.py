@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.core.events import Upload
+from bot.core.conversation.events import Upload
 from bot.downloads import download_capped
 
 __all__ = ["download_allowed", "shared_file"]

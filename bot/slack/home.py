@@ -10,11 +10,11 @@ import asyncio
 import logging
 from typing import Any
 
-from bot.core.conversation import Conversations
-from bot.core.events import ChatAddress, Origin, UserKey
-from bot.core.home import LOG_IN, NEW_ARTICLE
+from bot.core.conversation.events import ChatAddress, Origin, UserKey
+from bot.core.conversation.screens import Screen
+from bot.core.dialogs.home import LOG_IN, NEW_ARTICLE
 from bot.core.ports import MessengerError
-from bot.core.screens import Screen
+from bot.core.routing.conversations import Conversations
 from bot.slack import render
 from bot.slack.ids import PLATFORM
 from bot.slack.messenger import SlackMessenger

@@ -10,10 +10,10 @@ import aiohttp
 from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.core.events import ChatAddress
-from bot.core.pacing import Pacer, Window
+from bot.core.conversation.events import ChatAddress
+from bot.core.conversation.screens import Document, Screen
+from bot.core.limits.pacing import Pacer, Window
 from bot.core.ports import ChatUnreachable, MessengerError, PostingRefused
-from bot.core.screens import Document, Screen
 from bot.slack import render
 from bot.slack.ids import is_direct, message_id, split_message_id
 from bot.slack.texts import SlackTexts

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.events import SiteForm
-from bot.core.forms import TITLE_MAX, TITLE_MIN, OrderChoices
-from bot.core.richtext import paragraph
-from bot.core.screens import Screen
+from bot.core.conversation.events import SiteForm
+from bot.core.conversation.forms import TITLE_MAX, TITLE_MIN, OrderChoices
+from bot.core.conversation.richtext import paragraph
+from bot.core.conversation.screens import Screen
 from bot.core.texts.sites import SiteTexts
 from bot.slack import render
 from bot.slack.texts import SlackTexts

@@ -7,10 +7,10 @@ import asyncio
 
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.core.events import Origin
-from bot.core.forms import OrderChoices
-from bot.core.presenter import Presenter, present
-from bot.core.screens import Effect, Screen, Send
+from bot.core.conversation.events import Origin
+from bot.core.conversation.forms import OrderChoices
+from bot.core.conversation.presenter import Presenter, present
+from bot.core.conversation.screens import Effect, Screen, Send
 from bot.slack.context import SlackDeps
 from bot.slack.modals import ModalOrigin, View, loading_view, order_view, screen_view
 from bot.slack.texts import SlackTexts

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.core.events import ChatAddress, Origin, UserKey
+from bot.core.conversation.events import ChatAddress, Origin, UserKey
 from bot.slack.ids import PLATFORM, is_direct
 
 __all__ = ["interaction_origin", "origin"]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from bot.chat_platform import ChatHost
 from bot.config import Settings
-from bot.core.events import ChatAddress, Origin
+from bot.core.conversation.events import ChatAddress, Origin
 from bot.core.platforms import listed
 from bot.slack.admin_chat import slack_admin_chat
 from bot.slack.ids import PLATFORM

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from bot.core.markup import Markup, hugging
-from bot.core.richtext import Table, table_grid
-from bot.core.screens import Screen
+from bot.core.conversation.markup import Markup, hugging
+from bot.core.conversation.richtext import Table, table_grid
+from bot.core.conversation.screens import Screen
 
 __all__ = [
     "BUTTON_ACTION_PREFIX",

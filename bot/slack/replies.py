@@ -6,10 +6,10 @@ from dataclasses import replace
 
 from slack_bolt.context.respond.async_respond import AsyncRespond
 
-from bot.core.events import ChatAddress
+from bot.core.conversation.events import ChatAddress
+from bot.core.conversation.richtext import paragraph
+from bot.core.conversation.screens import Document, Screen
 from bot.core.ports import MessengerError, fitted
-from bot.core.richtext import paragraph
-from bot.core.screens import Document, Screen
 from bot.slack import render
 from bot.slack.counting import count_sent
 from bot.slack.messenger import SlackMessenger

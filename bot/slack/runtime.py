@@ -20,9 +20,9 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from bot.config import ConfigError, Settings
-from bot.core.conversation import Conversations
 from bot.core.ports import Messenger
 from bot.core.retries import retried_until_stop
+from bot.core.routing.conversations import Conversations
 from bot.slack.application import build_app
 from bot.slack.ids import PLATFORM
 from bot.slack.install import INSTALL_PATH, REDIRECT_PATH, ManyWorkspaces

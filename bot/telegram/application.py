@@ -5,8 +5,8 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import AIORateLimiter, ApplicationBuilder
 
-from bot.core.conversation import Conversations
-from bot.core.pacing import Pacer, SharedPace
+from bot.core.limits.pacing import Pacer, SharedPace
+from bot.core.routing.conversations import Conversations
 from bot.telegram.context import CONTEXT_TYPES, TelegramApp
 from bot.telegram.counting import CountingRateLimiter
 from bot.telegram.handlers import register_handlers

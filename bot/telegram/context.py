@@ -7,7 +7,7 @@ from typing import Any
 
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 
-from bot.core.conversation import Admission, Conversations
+from bot.core.routing.conversations import Admission, Conversations
 from bot.telegram.messenger import TelegramMessenger
 
 __all__ = ["CONTEXT_TYPES", "BotContext", "TelegramApp", "TelegramDeps"]

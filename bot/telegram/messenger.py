@@ -17,9 +17,9 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import Defaults
 
-from bot.core.events import ChatAddress
+from bot.core.conversation.events import ChatAddress
+from bot.core.conversation.screens import Document, Screen
 from bot.core.ports import ChatUnreachable, MessengerError, PostingRefused
-from bot.core.screens import Document, Screen
 from bot.telegram.render import MESSAGE_LIMIT, keyboard, to_html, visible_length
 
 __all__ = ["DEFAULTS", "TelegramMessenger"]

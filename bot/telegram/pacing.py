@@ -25,7 +25,7 @@ from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 from telegram.warnings import PTBDeprecationWarning
 
-from bot.core.pacing import Bucket, Limit, Pacer, Window
+from bot.core.limits.pacing import Bucket, Limit, Pacer, Window
 
 __all__ = ["BOT_LIMITS", "GROUP_LIMITS", "PRIVATE_LIMITS", "PacedRateLimiter"]
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from bot.chat_platform import ChatHost
 from bot.config import Settings
-from bot.core.events import ChatAddress, Origin
+from bot.core.conversation.events import ChatAddress, Origin
 from bot.core.platforms import listed
 from bot.telegram.ids import PLATFORM
 
@@ -65,7 +65,7 @@ class TelegramPlatform:
     def running(self, host: ChatHost) -> AbstractAsyncContextManager[TelegramRuntime]:
         """The bot started for the block (long polling or a webhook)."""
         # Imported here: a process that runs no Telegram bot need not load python-telegram-bot.
-        from bot.core.shared_pace import shared_pace_for
+        from bot.core.limits.shared_pace import shared_pace_for
         from bot.telegram.runtime import running_telegram
 
         # Every replica on PostgreSQL draws each chat's sends from one budget.

@@ -7,9 +7,9 @@ import re
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.core.markup import Markup
-from bot.core.richtext import table_grid
-from bot.core.screens import Screen
+from bot.core.conversation.markup import Markup
+from bot.core.conversation.richtext import table_grid
+from bot.core.conversation.screens import Screen
 
 __all__ = ["MESSAGE_LIMIT", "keyboard", "to_html", "visible_length"]
 

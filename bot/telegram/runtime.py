@@ -15,10 +15,10 @@ from telegram import Update
 from telegram.error import InvalidToken
 
 from bot.config import ConfigError, Settings
-from bot.core.conversation import Conversations
-from bot.core.pacing import SharedPace
+from bot.core.limits.pacing import SharedPace
 from bot.core.ports import Messenger
 from bot.core.retries import best_effort
+from bot.core.routing.conversations import Conversations
 from bot.telegram.application import build_application
 from bot.telegram.context import TelegramApp
 from bot.telegram.ids import PLATFORM

@@ -7,11 +7,11 @@ import logging
 from telegram import Message, Update
 from telegram.constants import ChatType
 
-from bot.core.conversation import Conversations
-from bot.core.events import ChatAddress, Command, Event, Origin, UserKey
+from bot.core.conversation.events import ChatAddress, Command, Event, Origin, UserKey
+from bot.core.conversation.richtext import paragraph
+from bot.core.conversation.screens import Notice, Screen
 from bot.core.ports import ChatPresenter, MessengerError
-from bot.core.richtext import paragraph
-from bot.core.screens import Notice, Screen
+from bot.core.routing.conversations import Conversations
 from bot.core.texts import texts_for
 from bot.telegram.context import BotContext
 from bot.telegram.ids import PLATFORM

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.core.events import ChatAddress
+from bot.core.conversation.events import ChatAddress
 from bot.whatsapp.ids import PLATFORM
 
 __all__ = ["ADMIN_PREFIX", "whatsapp_admin_chat"]

@@ -17,8 +17,7 @@ from typing import Any
 
 from pywa_async.client import WhatsApp
 
-from bot.core.conversation import Conversations
-from bot.core.events import (
+from bot.core.conversation.events import (
     ChatAddress,
     Command,
     Event,
@@ -29,14 +28,15 @@ from bot.core.events import (
     Upload,
     UserKey,
 )
-from bot.core.inflight import InFlight
+from bot.core.conversation.presenter import present
+from bot.core.conversation.richtext import paragraph
+from bot.core.conversation.screens import Screen
+from bot.core.limits.inflight import InFlight
+from bot.core.ordering.title_files import MAX_FILE_BYTES
 from bot.core.ports import MessengerError
-from bot.core.presenter import present
-from bot.core.richtext import paragraph
-from bot.core.routes import COMMANDS
-from bot.core.screens import Screen
+from bot.core.routing.conversations import Conversations
+from bot.core.routing.routes import COMMANDS
 from bot.core.texts import texts_for
-from bot.core.title_files import MAX_FILE_BYTES
 from bot.whatsapp.ids import PLATFORM
 from bot.whatsapp.inbound import Chosen, Said, SentFile, Status, Unreadable, Update
 from bot.whatsapp.messenger import RE_ENGAGEMENT, WhatsAppMessenger, WhatsAppPresenter

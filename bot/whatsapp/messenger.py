@@ -19,12 +19,12 @@ from pywa.types.callback import Button, Section, SectionList, SectionRow
 from pywa.types.templates import TemplateLanguage
 from pywa_async.client import WhatsApp
 
+from bot.core.conversation.events import ChatAddress
+from bot.core.conversation.richtext import Heading
+from bot.core.conversation.screens import Document, Screen
 from bot.core.delivery.failed_late import TakeBack
-from bot.core.events import ChatAddress
-from bot.core.pacing import Pacer
+from bot.core.limits.pacing import Pacer
 from bot.core.ports import ChatPresenter, ChatUnreachable, MessengerError
-from bot.core.richtext import Heading
-from bot.core.screens import Document, Screen
 from bot.whatsapp import render
 from bot.whatsapp.pace import PERSON_LIMITS
 from bot.whatsapp.texts import WhatsAppTexts

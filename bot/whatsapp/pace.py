@@ -7,7 +7,7 @@ under it, as its clock and ours may differ.
 
 from __future__ import annotations
 
-from bot.core.pacing import Bucket, Limit, Pacer
+from bot.core.limits.pacing import Bucket, Limit, Pacer
 
 __all__ = ["NUMBER_LIMITS", "PERSON_LIMITS", "number_pacer"]
 

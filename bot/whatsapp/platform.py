@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from bot.chat_platform import ChatHost
 from bot.config import Settings
-from bot.core.events import ChatAddress, Origin
-from bot.core.pacing import Pacer
+from bot.core.conversation.events import ChatAddress, Origin
+from bot.core.limits.pacing import Pacer
 from bot.core.platforms import listed
 from bot.whatsapp.admin_chat import whatsapp_admin_chat
 from bot.whatsapp.ids import PLATFORM, REQUIRED

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.core.markup import Markup, hugging
-from bot.core.richtext import table_grid
-from bot.core.screens import Screen
+from bot.core.conversation.markup import Markup, hugging
+from bot.core.conversation.richtext import table_grid
+from bot.core.conversation.screens import Screen
 from bot.whatsapp.texts import WhatsAppTexts
 
 __all__ = [

@@ -13,10 +13,10 @@ from pywa_async.client import WhatsApp
 from starlette.routing import BaseRoute
 
 from bot.config import Settings
-from bot.core.conversation import Conversations
 from bot.core.delivery.failed_late import taking_back
-from bot.core.pacing import Pacer
+from bot.core.limits.pacing import Pacer
 from bot.core.ports import Messenger
+from bot.core.routing.conversations import Conversations
 from bot.http_clients import http_client
 from bot.whatsapp.ids import PLATFORM, REQUIRED
 from bot.whatsapp.intake import Intake

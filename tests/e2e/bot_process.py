@@ -34,7 +34,7 @@ from starlette.routing import Route
 from bot.api import ArticleApi
 from bot.core.accounts import Accounts, LoginLimits
 from bot.core.clock import system_clock
-from bot.core.events import ChatAddress
+from bot.core.conversation.events import ChatAddress
 from bot.http_clients import http_client
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox
 from bot.web import serving_http

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from sqlmodel import select
 
-from bot.core.title_files import MAX_FILE_BYTES
+from bot.core.ordering.title_files import MAX_FILE_BYTES
 from storage import ChatUser, Database, Draft
 from tests.e2e.telegram_rig import ALICE, BOB, METRICS_TOKEN, Rig, telegram_rig
 from tests.loop_lag import LoopLag

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.core.clients import MOST_CLIENTS
+from bot.core.clients.picker import MOST_CLIENTS
 from storage import Database
 from tests.client_seeds import add_clients as seeded
 from tests.e2e.fake_telegram.records import StoredFile, StoredMessage

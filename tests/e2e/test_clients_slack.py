@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.clients import MOST_CLIENTS
+from bot.core.clients.picker import MOST_CLIENTS
 from storage import Database
 from tests.client_seeds import add_clients
 from tests.e2e.order_labels import SHORT, TITLE

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from bot.bodies import MAX_BODY_BYTES
-from bot.core.inflight import IN_FLIGHT_PER_USER
+from bot.core.limits.inflight import IN_FLIGHT_PER_USER
 from bot.core.texts import texts_for
 from bot.core.texts.tr import TURKISH
 from bot.sandbox import DEMO_PASSWORD

@@ -9,11 +9,11 @@ from contextlib import asynccontextmanager
 import httpx
 import pytest
 
-from bot.core.events import ChatAddress
-from bot.core.pacing import Pacer
+from bot.core.conversation.events import ChatAddress
+from bot.core.conversation.richtext import Heading, paragraph
+from bot.core.conversation.screens import Screen
+from bot.core.limits.pacing import Pacer
 from bot.core.ports import ChatUnreachable
-from bot.core.richtext import Heading, paragraph
-from bot.core.screens import Screen
 from bot.whatsapp.messenger import WhatsAppMessenger, WindowClosed
 from bot.whatsapp.pace import NUMBER_LIMITS
 from bot.whatsapp.runtime import cloud_api

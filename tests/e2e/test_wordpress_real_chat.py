@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.events import Press
+from bot.core.conversation.events import Press
 from tests import wordpress_fixtures as shared
 from tests.dialog_harness import Harness, texts
 from tests.fake_upstream import FakeUpstream

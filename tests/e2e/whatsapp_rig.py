@@ -18,7 +18,7 @@ import httpx
 
 from bot.bootstrap import serve_chats
 from bot.config import Settings, load_settings
-from bot.core.pacing import Pacer
+from bot.core.limits.pacing import Pacer
 from bot.http_clients import http_client
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, RunningSandbox, running_sandbox
 from bot.whatsapp.pace import NUMBER_LIMITS

@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 
 from hypothesis import settings
 
-from bot.core.events import Event
-from bot.core.screens import Effect
+from bot.core.conversation.events import Event
+from bot.core.conversation.screens import Effect
 from tests.dialog_harness import Chat, Harness, harness
 
 T = TypeVar("T")

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from bot.api import CallReport, LoginRejected, ServiceUnavailable
-from bot.core.access import Gate
-from bot.core.alerts import Alerts
-from bot.core.events import ChatAddress, Origin, UserKey
-from bot.core.operations import Operations
+from bot.core.conversation.events import ChatAddress, Origin, UserKey
+from bot.core.conversation.screens import Send
+from bot.core.limits.access import Gate
+from bot.core.operations.alerts import Alerts
+from bot.core.operations.operations import Operations
 from bot.core.platforms import Platforms
-from bot.core.screens import Send
 from bot.slack.platform import SlackRules
 from bot.telegram.platform import TelegramRules
 from tests.fakes import ManualClock, RecordingMessenger

@@ -26,10 +26,10 @@ from hypothesis.stateful import (
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from bot.core.events import Press
-from bot.core.money import format_tl
-from bot.core.screens import Button, Edit, Effect, Notice, Send
+from bot.core.conversation.events import Press
+from bot.core.conversation.screens import Button, Edit, Effect, Notice, Send
 from bot.core.texts import LANGUAGES
+from bot.core.texts.money import format_tl
 from bot.sandbox import DEMO_EMAIL, DEMO_PASSWORD, LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
 from storage import Job
 from tests.dialog_harness import texts

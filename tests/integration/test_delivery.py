@@ -14,16 +14,16 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from sqlalchemy import Connection, Engine, event
 
 from bot.api import Article, RateLimited
-from bot.core.again import again_row
-from bot.core.article import article_blocks
+from bot.core.articles.again import again_row
+from bot.core.articles.article import article_blocks
+from bot.core.conversation.events import ChatAddress
+from bot.core.conversation.richtext import plain_text
+from bot.core.conversation.screens import Screen
 from bot.core.delivery import MAX_POLL_WAIT, MISSING_GRACE
 from bot.core.delivery.polling import AHEAD, BACKOFF_SHARE, EARLY
-from bot.core.events import ChatAddress
-from bot.core.pacing import Bucket, Pacer
+from bot.core.limits.pacing import Bucket, Pacer
 from bot.core.ports import ChatUnreachable
-from bot.core.richtext import plain_text
 from bot.core.scheduler import DELIVERY_JOB_ID, schedule_polling
-from bot.core.screens import Screen
 from bot.core.texts import texts_for
 from bot.core.upstream import Upstream
 from storage import Database, Job, JobStatus, jobs, users

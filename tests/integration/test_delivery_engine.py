@@ -12,10 +12,10 @@ from sqlalchemy import event, update
 from sqlalchemy.engine import Engine
 from sqlmodel import col
 
+from bot.core.conversation.events import ChatAddress
+from bot.core.conversation.screens import Screen
 from bot.core.delivery import MAX_SEND_FAILURES
 from bot.core.delivery.leases import LeaseKeeper
-from bot.core.events import ChatAddress
-from bot.core.screens import Screen
 from bot.core.texts import texts_for
 from storage import Database, Job, JobStatus, jobs
 from tests.fakes import DeliveryRig, RecordingMessenger, delivery_rig, wait_until

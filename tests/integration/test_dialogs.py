@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.actions import Confirm, PickTone
-from bot.core.events import Press
-from bot.core.screens import Delete, Notice, Send
+from bot.core.conversation.actions import Confirm, PickTone
+from bot.core.conversation.events import Press
+from bot.core.conversation.screens import Delete, Notice, Send
 from bot.sandbox import LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
 from tests.dialog_harness import Harness, harness, labels, texts
 

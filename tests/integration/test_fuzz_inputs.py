@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core.events import Command, Press, Text
-from bot.core.screens import Effect
+from bot.core.conversation.events import Command, Press, Text
+from bot.core.conversation.screens import Effect
 from bot.core.texts import LANGUAGES
 from bot.sandbox import DEMO_EMAIL
 from tests.dialog_harness import Chat, labels, texts

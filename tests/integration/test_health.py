@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.core.operations import Operations
+from bot.core.operations.operations import Operations
 from bot.health import HealthCheck
 from storage import Database
 from tests.fakes import ManualClock

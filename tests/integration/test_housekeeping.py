@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session, func, select
 
-from bot.core.housekeeping import (
+from bot.core.operations.housekeeping import (
     KEEP_AWAITED_EMAIL,
     KEEP_CHAT_PACES,
     KEEP_CLOSED_DRAFTS,

@@ -11,10 +11,10 @@ import pytest
 from sqlmodel import Session, select
 
 from bot.core.accounts import Accounts
+from bot.core.conversation.events import Press
+from bot.core.conversation.screens import Delete, Effect, Send
 from bot.core.errors import LoginThrottled
-from bot.core.events import Press
-from bot.core.housekeeping import prune
-from bot.core.screens import Delete, Effect, Send
+from bot.core.operations.housekeeping import prune
 from bot.sandbox import DEMO_EMAIL, LOW_BALANCE_EMAIL, LOW_BALANCE_PASSWORD
 from storage import ChatUser, Database, LoginAttempt, TokenCipher, bookkeeping, users
 from tests.dialog_harness import Chat, Harness, harness, texts

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.core.events import Upload
+from bot.core.conversation.events import Upload
 from tests.dialog_harness import Chat, Harness, harness, labels, texts
 
 pytestmark = pytest.mark.integration

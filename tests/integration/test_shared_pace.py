@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, Engine, event, text
 
-from bot.core.pacing import Bucket, NoRoom, Pacer, Priority, Window, paced_as
-from bot.core.shared_pace import shared_pace_for
+from bot.core.limits.pacing import Bucket, NoRoom, Pacer, Priority, Window, paced_as
+from bot.core.limits.shared_pace import shared_pace_for
 from storage import Database
 from tests.fakes import wait_until
 from tests.telegram_limits import Limits, Throttle

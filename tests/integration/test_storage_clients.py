@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from sqlmodel import Session
 
-from bot.core.clients import name_key
+from bot.core.clients.picker import name_key
 from storage import ChatUser, Database, clients, drafts, jobs
 from storage.models import DraftKind
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from bot.core.housekeeping import KEEP_LOGIN_LINKS, prune
+from bot.core.operations.housekeeping import KEEP_LOGIN_LINKS, prune
 from storage import ChatUser, Database, login_links
 
 NOW = datetime(2026, 11, 28, 9, 0, tzinfo=UTC)

@@ -9,7 +9,7 @@ from alembic import command
 from sqlalchemy import text, update
 from sqlmodel import col, select
 
-from bot.core.clients import MOST_CLIENTS, name_key
+from bot.core.clients.picker import MOST_CLIENTS, name_key
 from storage import (
     ChatUser,
     Database,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.events import Upload
+from bot.core.conversation.events import Upload
 from tests.dialog_harness import harness, labels, texts
 
 pytestmark = pytest.mark.integration

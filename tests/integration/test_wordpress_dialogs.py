@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.core.events import Press, SiteForm
-from bot.core.screens import Delete
+from bot.core.conversation.events import Press, SiteForm
+from bot.core.conversation.screens import Delete
 from tests import wordpress_fixtures as shared
 from tests.dialog_harness import Harness, labels, texts
 from tests.fake_upstream import FakeUpstream

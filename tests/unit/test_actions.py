@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.action_data import MAX_ACTION_BYTES, ButtonAction
-from bot.core.actions import (
+from bot.core.conversation.action_data import MAX_ACTION_BYTES, ButtonAction
+from bot.core.conversation.actions import (
     Abort,
     ChooseLanguage,
     ClientSearch,
@@ -17,7 +17,7 @@ from bot.core.actions import (
     PickTone,
     ShowPage,
 )
-from bot.core.routes import parse_action
+from bot.core.routing.routes import parse_action
 
 EXAMPLES: list[ButtonAction] = [
     PickTone("abcDEF12", 5),

@@ -8,7 +8,7 @@ import pytest
 from prometheus_client import REGISTRY
 
 from bot.api import CallReport, errors
-from bot.core.operations import Operations
+from bot.core.operations.operations import Operations
 from tests.fakes import ManualClock
 
 # A line of the drawing: indentation, the branch, the class name, then its marks, if any.

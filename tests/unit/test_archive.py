@@ -6,7 +6,7 @@ import io
 import zipfile
 from datetime import UTC, datetime
 
-from bot.core.archive import articles_zip
+from bot.core.articles.archive import articles_zip
 
 MADE = datetime(2026, 11, 23, 12, tzinfo=UTC)
 

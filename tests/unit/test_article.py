@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core.article import article_blocks, article_document, split_into_screens
-from bot.core.richtext import (
+from bot.core.articles.article import article_blocks, article_document, split_into_screens
+from bot.core.conversation.richtext import (
     Block,
     BulletList,
     CodeBlock,
@@ -19,7 +19,7 @@ from bot.core.richtext import (
     plain_text,
     table_grid,
 )
-from bot.core.screens import Screen
+from bot.core.conversation.screens import Screen
 from bot.shell.render import render_screen
 
 MARKDOWN = """# Yapay Zekâ ve Eğitim

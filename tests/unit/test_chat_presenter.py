@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from bot.core.events import ChatAddress
+from bot.core.conversation.events import ChatAddress
+from bot.core.conversation.presenter import present
+from bot.core.conversation.richtext import paragraph
+from bot.core.conversation.screens import Button, Edit, Notice, Screen, Send
 from bot.core.ports import ChatPresenter
-from bot.core.presenter import present
-from bot.core.richtext import paragraph
-from bot.core.screens import Button, Edit, Notice, Screen, Send
 from tests.fakes import RecordingMessenger
 
 CHAT = ChatAddress("test", "chat-1")

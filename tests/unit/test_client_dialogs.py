@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from sqlmodel import Session, select
 
-from bot.core.events import Upload
+from bot.core.conversation.events import Upload
 from storage.models import Job
 from tests.client_seeds import add_clients
 from tests.dialog_harness import Chat, Harness, labels, scripted, texts

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.routes import COMMANDS
+from bot.core.routing.routes import COMMANDS
 from bot.core.texts import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]

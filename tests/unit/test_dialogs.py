@@ -16,8 +16,8 @@ import pytest
 
 from bot.api import Article, ArticleStatus, ServiceUnavailable
 from bot.bootstrap import CHECKOUTS
-from bot.core.action_data import ButtonAction
-from bot.core.actions import (
+from bot.core.conversation.action_data import ButtonAction
+from bot.core.conversation.actions import (
     ChooseLanguage,
     ExportArticles,
     OpenArticle,
@@ -26,9 +26,9 @@ from bot.core.actions import (
     ShowPage,
     SwitchAccount,
 )
-from bot.core.events import Press, Upload
+from bot.core.conversation.events import Press, Upload
+from bot.core.conversation.screens import Delete, Effect, Notice, SendDocument
 from bot.core.ports import ChatPresenter
-from bot.core.screens import Delete, Effect, Notice, SendDocument
 from bot.core.texts import texts_for
 from storage.states import DraftKind
 from tests.dialog_harness import Chat, Harness, labels, scripted, text_of, texts

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.export import article_documents
+from bot.core.articles.export import article_documents
 
 MARKDOWN = """# Yapay Zekâ ve Eğitim
 

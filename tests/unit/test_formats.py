@@ -6,11 +6,11 @@ from decimal import Decimal
 
 import pytest
 
-from bot.core.durations import estimate_seconds
-from bot.core.money import format_tl
+from bot.core.ordering.durations import estimate_seconds
 from bot.core.texts.en import ENGLISH
+from bot.core.texts.money import format_tl
 from bot.core.texts.tr import TURKISH
-from bot.core.turkish import fold
+from bot.core.texts.turkish import fold
 
 
 @pytest.mark.parametrize(

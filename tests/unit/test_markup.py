@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.core.richtext import BulletList, CodeBlock, Heading, Span, paragraph
-from bot.core.screens import Screen
+from bot.core.conversation.richtext import BulletList, CodeBlock, Heading, Span, paragraph
+from bot.core.conversation.screens import Screen
 from bot.slack.render import to_blocks
 from bot.telegram.render import to_html, visible_length
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
+from bot.core.conversation.events import ChatAddress
 from bot.core.delivery.notices import Notices
-from bot.core.events import ChatAddress
 from tests.fakes import wait_until
 
 ONE = ChatAddress("test", "one")

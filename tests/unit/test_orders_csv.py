@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.core.orders_csv import orders_csv, safe_cell
+from bot.core.ordering.orders_csv import orders_csv, safe_cell
 from bot.core.texts import texts_for
 from storage.models import Client, Job, JobStatus
 

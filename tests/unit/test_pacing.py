@@ -9,7 +9,7 @@ from collections import defaultdict
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core.pacing import Pacer, Slot, Window
+from bot.core.limits.pacing import Pacer, Slot, Window
 
 BOT = (Window(30, 1.0),)
 PRIVATE = (Window(3, 3.2),)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from bot.core.pacing import Pacer, Priority
+from bot.core.limits.pacing import Pacer, Priority
 from bot.telegram.pacing import BOT_LIMITS, PRIVATE_LIMITS
 from tests.telegram_limits import TELEGRAM_LIMITS, Throttle
 

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.core.pacing import RESERVE, SLOWED_FOR, NoRoom, Pacer, Priority, paced_as
+from bot.core.limits.pacing import RESERVE, SLOWED_FOR, NoRoom, Pacer, Priority, paced_as
 from bot.telegram.pacing import BOT_LIMITS, PRIVATE_LIMITS
 from tests.telegram_limits import TELEGRAM_LIMITS, Throttle
 

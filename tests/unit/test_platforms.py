@@ -11,7 +11,7 @@ import pytest
 from bot.__main__ import main
 from bot.bootstrap import CHAT_PLATFORMS
 from bot.config import load_settings
-from bot.core.events import ChatAddress, Origin, UserKey
+from bot.core.conversation.events import ChatAddress, Origin, UserKey
 from bot.core.platforms import Platforms
 
 CORE = Path(__file__).resolve().parents[2] / "bot" / "core"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core import actions
-from bot.core.action_data import ButtonAction
-from bot.core.routes import PRESSES, entry_of, parse_action
+from bot.core.conversation import actions
+from bot.core.conversation.action_data import ButtonAction
+from bot.core.routing.routes import PRESSES, entry_of, parse_action
 
 # Data as the bot wrote it before the table: buttons already in chats must keep working.
 WRITTEN: list[tuple[ButtonAction, str]] = [
@@ -47,7 +47,8 @@ WRITTEN: list[tuple[ButtonAction, str]] = [
 
 
 def _kinds() -> set[type[ButtonAction]]:
-    """Every kind a button can carry: the classes of ``bot.core.actions`` that name a code."""
+    """Every kind a button can carry: the classes of ``bot.core.conversation.actions`` that
+    name a code."""
     return {
         value
         for value in vars(actions).values()

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from bot.api import DEFAULT_SIZES, Size
-from bot.core.quality import band, card_screen, measure, word_range
+from bot.core.articles.quality import band, card_screen, measure, word_range
 from bot.core.texts import texts_for
 
 TR = texts_for("tr")

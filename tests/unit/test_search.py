@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.api import Article
-from bot.core.forms import TITLE_MAX, title_from_message
-from bot.core.search import matching
-from bot.core.sharing import share_key_of
+from bot.core.articles.search import matching
+from bot.core.conversation.forms import TITLE_MAX, title_from_message
+from bot.core.sharing.inline import share_key_of
 
 pytestmark = pytest.mark.unit
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from bot.core.events import ChatAddress, Command, Press, Text
-from bot.core.screens import Button, Document, Screen
+from bot.core.conversation.events import ChatAddress, Command, Press, Text
+from bot.core.conversation.screens import Button, Document, Screen
 from bot.shell.choices import Choices
 from bot.shell.lines import ECHO_CHARS, echoed, masked
 from bot.shell.messenger import ShellMessenger

@@ -10,7 +10,7 @@ import pytest
 
 from bot.bootstrap import platforms_named
 from bot.config import ConfigError, load_settings
-from bot.core.events import ChatAddress
+from bot.core.conversation.events import ChatAddress
 from bot.slack.platform import SlackRules
 from bot.slack.scopes import BOT_SCOPES
 from bot.slack.settings import required

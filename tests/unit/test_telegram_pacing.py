@@ -6,7 +6,7 @@ from typing import Any
 
 from telegram.error import RetryAfter
 
-from bot.core.pacing import Bucket, Pacer
+from bot.core.limits.pacing import Bucket, Pacer
 from bot.telegram.pacing import BOT_LIMITS, PRIVATE_LIMITS, PacedRateLimiter
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.title_files import (
+from bot.core.ordering.title_files import (
     MAX_FILE_BYTES,
     FileProblem,
     TitleFileRefused,

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from bot.config import ConfigError, load_settings
-from bot.core.events import ChatAddress, Command, Origin, Text, Unsupported, UserKey
-from bot.core.richtext import paragraph
-from bot.core.screens import Button, Screen
+from bot.core.conversation.events import ChatAddress, Command, Origin, Text, Unsupported, UserKey
+from bot.core.conversation.richtext import paragraph
+from bot.core.conversation.screens import Button, Screen
 from bot.whatsapp.inbound import Chosen, Said, SentFile, Status, Unreadable, read_notification
 from bot.whatsapp.intake import event_of_text
 from bot.whatsapp.platform import WhatsAppPlatform

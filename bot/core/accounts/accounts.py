@@ -12,9 +12,9 @@ from bot.core.accounts.logins import LoginGuard, LoginLimits
 from bot.core.accounts.refresh import TokenRefresher, tokens_of
 from bot.core.accounts.sessions import SessionStore, SignedIn, masked_email
 from bot.core.clock import Clock
+from bot.core.conversation.events import UserKey
 from bot.core.errors import NotLoggedIn
-from bot.core.events import UserKey
-from bot.core.operations import Operations
+from bot.core.operations.operations import Operations
 from bot.core.upstream import Upstream
 from storage import Database, TokenCipher, Transaction
 from storage.models import ChatUser

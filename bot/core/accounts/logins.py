@@ -12,7 +12,7 @@ from sqlmodel import Session
 
 from bot.core.clock import Clock
 from bot.core.errors import LoginThrottled
-from bot.core.operations import Operations
+from bot.core.operations.operations import Operations
 from storage import Database, bookkeeping
 
 __all__ = ["LoginGuard", "LoginLimits"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.core.events import UserKey
+from bot.core.conversation.events import UserKey
 from storage import Database, TokenCipher, Transaction, upstream_sessions
 from storage.models import ChatUser
 from storage.upstream_sessions import AccessToken, StoredSession, Tokens

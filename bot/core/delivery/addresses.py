@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.core.events import ChatAddress
+from bot.core.conversation.events import ChatAddress
 from bot.core.platforms import Platforms
 from storage.models import ChatUser, Draft, Job, Plan
 

@@ -24,8 +24,8 @@ from bot.core.delivery.leases import LeaseKeeper
 from bot.core.delivery.outbox import Outbox
 from bot.core.delivery.poller import Poller
 from bot.core.delivery.sender import Sender, SizeList
-from bot.core.operations import Operations
-from bot.core.pacing import Priority, paced_as
+from bot.core.limits.pacing import Priority, paced_as
+from bot.core.operations.operations import Operations
 from bot.core.platforms import Platforms
 from bot.core.ports import Messenger
 from bot.core.upstream import Upstream

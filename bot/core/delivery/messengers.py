@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from bot.core.conversation.richtext import Block
+from bot.core.conversation.screens import Button, Screen
 from bot.core.ports import Messenger, fitted
-from bot.core.richtext import Block
-from bot.core.screens import Button, Screen
 
 __all__ = ["Messengers"]
 

@@ -9,7 +9,7 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 
-from bot.core.events import ChatAddress
+from bot.core.conversation.events import ChatAddress
 
 __all__ = ["MAX_WAITING", "Notices"]
 

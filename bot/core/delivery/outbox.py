@@ -12,12 +12,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 
+from bot.core.conversation.events import ChatAddress
 from bot.core.delivery.addresses import Addresses
 from bot.core.delivery.messengers import Messengers
 from bot.core.delivery.notices import Notices
 from bot.core.delivery.progress import ProgressLine, notice
 from bot.core.delivery.recipients import Recipients
-from bot.core.events import ChatAddress
 from bot.core.platforms import Platforms
 from bot.core.ports import Messenger, MessengerError
 from bot.core.texts import Texts

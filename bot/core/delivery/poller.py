@@ -25,8 +25,8 @@ from bot.core.delivery.outbox import Outbox
 from bot.core.delivery.polling import MAX_POLL_WAIT, PollPolicy
 from bot.core.delivery.waits import failure_wait, unreachable_for_good
 from bot.core.errors import NotLoggedIn, SessionExpired
-from bot.core.operations import Operations
-from bot.core.pacing import NoRoom, Priority, paced_as
+from bot.core.limits.pacing import NoRoom, Priority, paced_as
+from bot.core.operations.operations import Operations
 from bot.core.ports import MessengerError
 from bot.core.upstream import Upstream
 from storage import Database, jobs

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import logging
 
+from bot.core.conversation.events import ChatAddress
+from bot.core.conversation.richtext import paragraph
+from bot.core.conversation.screens import Screen
 from bot.core.delivery.addresses import Addresses
 from bot.core.delivery.messengers import Messengers
 from bot.core.delivery.recipients import Recipients
-from bot.core.events import ChatAddress
 from bot.core.ports import MessengerError
-from bot.core.richtext import paragraph
-from bot.core.screens import Screen
 from storage import Database, jobs
 from storage.models import ChatUser, Job
 from storage.states import JobStatus

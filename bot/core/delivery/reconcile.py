@@ -25,10 +25,10 @@ from bot.core.accounts import Accounts
 from bot.core.clock import Clock
 from bot.core.delivery.outbox import Outbox
 from bot.core.errors import NotLoggedIn, SessionExpired
-from bot.core.money import to_kurus
-from bot.core.operations import Operations
+from bot.core.operations.operations import Operations
 from bot.core.texts import Texts
-from bot.core.turkish import fold
+from bot.core.texts.money import to_kurus
+from bot.core.texts.turkish import fold
 from bot.core.upstream import Upstream
 from storage import Database, drafts, jobs, users
 from storage.models import ChatUser, Draft, Job

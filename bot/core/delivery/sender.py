@@ -21,20 +21,20 @@ from functools import partial
 from typing import TypeVar
 
 from bot.api import DEFAULT_SIZES, Size
-from bot.core.again import again_row
-from bot.core.article import article_blocks
+from bot.core.articles.again import again_row
+from bot.core.articles.article import article_blocks
+from bot.core.articles.export import article_documents
+from bot.core.articles.quality import card_screen, measure
 from bot.core.clock import Clock
+from bot.core.conversation.events import ChatAddress
+from bot.core.conversation.richtext import Block
+from bot.core.conversation.screens import Button, Screen
 from bot.core.delivery.leases import LeaseKeeper, LeaseLost
 from bot.core.delivery.outbox import Outbox
 from bot.core.delivery.waits import UNTIL_THEY_WRITE, failure_wait, unreachable_for_good
-from bot.core.events import ChatAddress
-from bot.core.export import article_documents
-from bot.core.operations import Operations
-from bot.core.pacing import Priority, paced_as
+from bot.core.limits.pacing import Priority, paced_as
+from bot.core.operations.operations import Operations
 from bot.core.ports import ChatUnreachable, FailsLater, MessengerError
-from bot.core.quality import card_screen, measure
-from bot.core.richtext import Block
-from bot.core.screens import Button, Screen
 from bot.core.texts import Texts
 from storage import Database, jobs, sent_messages, sites
 from storage.models import ChatUser, Job

@@ -1,1 +1,2 @@
-"""The dialogs, one module per command family; the tables of ``bot.core.routes`` name them."""
+"""The dialogs, one module (or package, ``order``) per command family, and the home
+screen; the tables of ``bot.core.routing.routes`` name them."""

@@ -1,6 +1,6 @@
 """/makalelerim: the user's articles, newest first, paged; a finished one can be opened again.
 
-``/makalelerim <word>`` finds articles by a word of their title (``bot.core.search``).
+``/makalelerim <word>`` finds articles by a word of their title (``bot.core.articles.search``).
 """
 
 from __future__ import annotations
@@ -11,8 +11,14 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from bot.api import NEWEST_ARTICLES, Article, ArticleStatus
-from bot.core import clients
-from bot.core.actions import (
+from bot.core.articles.again import again_row
+from bot.core.articles.archive import MAX_ARCHIVE_BYTES, articles_zip
+from bot.core.articles.article import article_blocks
+from bot.core.articles.export import article_documents
+from bot.core.articles.quality import card_screen, measure
+from bot.core.articles.search import matching
+from bot.core.clients import picker as clients
+from bot.core.conversation.actions import (
     ClientArticles,
     ClientSearch,
     ExportArticles,
@@ -20,15 +26,9 @@ from bot.core.actions import (
     ShowPage,
     fits_in_button,
 )
-from bot.core.again import again_row
-from bot.core.archive import MAX_ARCHIVE_BYTES, articles_zip
-from bot.core.article import article_blocks
-from bot.core.events import Command, Press
-from bot.core.export import article_documents
-from bot.core.quality import card_screen, measure
-from bot.core.richtext import Block, BulletList, Span, bold, paragraph
-from bot.core.screens import Button, Document, Screen, SendDocument
-from bot.core.search import matching
+from bot.core.conversation.events import Command, Press
+from bot.core.conversation.richtext import Block, BulletList, Span, bold, paragraph
+from bot.core.conversation.screens import Button, Document, Screen, SendDocument
 from bot.core.texts import Texts, in_every_language
 from bot.core.turn import Turn
 from storage import jobs, sites

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.events import Command
+from bot.core.conversation.events import Command
 from bot.core.turn import Turn
 
 __all__ = ["show_balance"]

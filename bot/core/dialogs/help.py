@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bot.core.accounts import SignedIn
-from bot.core.events import Command
-from bot.core.richtext import BulletList, Span, bold, paragraph
-from bot.core.screens import Screen
+from bot.core.conversation.events import Command
+from bot.core.conversation.richtext import BulletList, Span, bold, paragraph
+from bot.core.conversation.screens import Screen
 from bot.core.texts import Texts
 from bot.core.turn import Turn
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.core.actions import ChooseLanguage
-from bot.core.events import Command, Press
-from bot.core.screens import Button, Screen
+from bot.core.conversation.actions import ChooseLanguage
+from bot.core.conversation.events import Command, Press
+from bot.core.conversation.screens import Button, Screen
 from bot.core.texts import LANGUAGES, texts_for
 from bot.core.turn import Turn, text_screen
 from storage import users

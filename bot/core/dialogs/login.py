@@ -6,15 +6,15 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot.api import LoginInvalid, LoginRejected
 from bot.core.accounts import SignedIn
-from bot.core.actions import SwitchAccount
+from bot.core.accounts.welcome import articles_waiting, welcome
+from bot.core.conversation.actions import SwitchAccount
+from bot.core.conversation.events import Command, LoginForm, Press, Text
+from bot.core.conversation.forms import looks_like_email
+from bot.core.conversation.inputs import one_sentence, printable, split_credentials
+from bot.core.conversation.richtext import Block
+from bot.core.conversation.screens import Button, Screen
 from bot.core.errors import LoginThrottled
-from bot.core.events import Command, LoginForm, Press, Text
-from bot.core.forms import looks_like_email
-from bot.core.inputs import one_sentence, printable, split_credentials
-from bot.core.richtext import Block
-from bot.core.screens import Button, Screen
 from bot.core.turn import Turn, text_screen
-from bot.core.welcome import articles_waiting, welcome
 from storage import drafts
 from storage.states import Awaiting
 

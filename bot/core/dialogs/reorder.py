@@ -6,11 +6,11 @@ once-only purchase as ``/yaz``.
 
 from __future__ import annotations
 
-from bot.core.actions import OrderAgain, OtherTone
+from bot.core.conversation.actions import OrderAgain, OtherTone
+from bot.core.conversation.events import Press
+from bot.core.conversation.forms import title_problem
+from bot.core.conversation.inputs import one_line
 from bot.core.dialogs import articles, low_balance, order
-from bot.core.events import Press
-from bot.core.forms import title_problem
-from bot.core.inputs import one_line
 from bot.core.turn import Turn
 from storage import jobs
 

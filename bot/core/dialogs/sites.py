@@ -10,15 +10,15 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from bot.core.actions import ClientSite, ConnectSite, PublishDraft, RemoveSite
-from bot.core.clients import Client
-from bot.core.dialogs.clients import live_client
-from bot.core.events import Press, SiteForm, Text
-from bot.core.inputs import one_line
+from bot.core.clients.dialog import live_client
+from bot.core.clients.picker import Client
+from bot.core.conversation.actions import ClientSite, ConnectSite, PublishDraft, RemoveSite
+from bot.core.conversation.events import Press, SiteForm, Text
+from bot.core.conversation.inputs import one_line
+from bot.core.conversation.screens import Button, Screen
 from bot.core.publishing.client_sites import ClientSites, PostBusy
 from bot.core.publishing.errors import AppPasswordsOff, SiteError
 from bot.core.publishing.site import SiteCredentials, site_address
-from bot.core.screens import Button, Screen
 from bot.core.texts import Texts
 from bot.core.turn import Turn, text_screen
 from storage import jobs

@@ -10,11 +10,11 @@ from datetime import datetime, tzinfo
 from decimal import Decimal
 
 from bot.api import DEFAULT_SIZES
-from bot.core.actions import SpendingCsv
-from bot.core.events import Command, Press
-from bot.core.orders_csv import orders_csv
-from bot.core.richtext import Block, BulletList, Span, bold, paragraph
-from bot.core.screens import Button, Document, Screen, SendDocument
+from bot.core.conversation.actions import SpendingCsv
+from bot.core.conversation.events import Command, Press
+from bot.core.conversation.richtext import Block, BulletList, Span, bold, paragraph
+from bot.core.conversation.screens import Button, Document, Screen, SendDocument
+from bot.core.ordering.orders_csv import orders_csv
 from bot.core.texts import Texts, in_every_language
 from bot.core.turn import Turn
 from storage import clients, spending

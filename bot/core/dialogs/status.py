@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.core.events import Command
+from bot.core.conversation.events import Command
 from bot.core.turn import Turn
 from storage import stats
 

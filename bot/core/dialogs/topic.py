@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.core.events import Command, Text
-from bot.core.inputs import one_line
+from bot.core.conversation.events import Command, Text
+from bot.core.conversation.inputs import one_line
 from bot.core.turn import Turn
 from storage.states import Awaiting
 

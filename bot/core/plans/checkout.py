@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.conversation.richtext import Block
+from bot.core.conversation.screens import Screen
 from bot.core.dialogs.order import Summary, list_prompt, titles_heading
 from bot.core.plans import summary as plan_summary
-from bot.core.richtext import Block
-from bot.core.screens import Screen
 from bot.core.texts import Texts
 from bot.core.turn import Turn
 from storage.models import Draft

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.core.actions import PlanAction
-from bot.core.confirming import removal_question
-from bot.core.events import Press
+from bot.core.conversation.actions import PlanAction
+from bot.core.conversation.confirming import removal_question
+from bot.core.conversation.events import Press
+from bot.core.conversation.richtext import bold, paragraph
+from bot.core.conversation.screens import Button, Screen
 from bot.core.plans.words import describe, examples, local_time
-from bot.core.richtext import bold, paragraph
-from bot.core.screens import Button, Screen
 from bot.core.texts import Texts
 from bot.core.turn import Turn
 from storage import plans

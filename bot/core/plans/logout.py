@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bot.core.conversation.richtext import Block, BulletList, Span, paragraph
 from bot.core.plans.words import describe
-from bot.core.richtext import Block, BulletList, Span, paragraph
 from bot.core.turn import Turn
 from storage import plans
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from bot.core.actions import PickSite, PickSitePost, PickTarget
+from bot.core.conversation.actions import PickSite, PickSitePost, PickTarget
+from bot.core.conversation.events import Command, Press
 from bot.core.dialogs import order
-from bot.core.events import Command, Press
 from bot.core.plans import listing
 from bot.core.plans.mistakes import unreadable_time
 from bot.core.plans.rhythm import read_rhythm

@@ -11,7 +11,7 @@ from enum import StrEnum
 from bot.core.plans.rhythm import DAY_NAMES, EVERY_DAY
 from bot.core.plans.words import examples, tomorrow
 from bot.core.texts.calendar import CalendarTexts
-from bot.core.turkish import fold
+from bot.core.texts.turkish import fold
 
 __all__ = ["TimeMistake", "time_mistake", "unreadable_time"]
 

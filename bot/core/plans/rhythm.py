@@ -11,7 +11,7 @@ import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from bot.core.turkish import fold
+from bot.core.texts.turkish import fold
 from storage.schedule import DAILY, WEEKDAYS, Schedule
 
 __all__ = ["DAY_NAMES", "EVERY_DAY", "read_rhythm"]

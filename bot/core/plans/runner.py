@@ -16,9 +16,9 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 
 from bot.api import ArticleApiError
-from bot.core import purchase
+from bot.core.conversation.events import ChatAddress, Origin, UserKey
 from bot.core.errors import NotLoggedIn
-from bot.core.events import ChatAddress, Origin, UserKey
+from bot.core.ordering import purchase
 from bot.core.plans.costs import titles_cost
 from bot.core.plans.logout import LOGGED_OUT
 from bot.core.plans.targets import refusal

@@ -9,13 +9,13 @@ from decimal import Decimal
 from sqlmodel import Session
 
 from bot.api import ArticleApiError
-from bot.core.actions import PickSitePost, SavePlan
-from bot.core.events import Press
+from bot.core.conversation.actions import PickSitePost, SavePlan
+from bot.core.conversation.events import Press
+from bot.core.conversation.richtext import Block, BulletList, Span, bold, paragraph
+from bot.core.conversation.screens import Button, Screen
 from bot.core.plans import targets as plan_targets
 from bot.core.plans.costs import titles_cost
 from bot.core.plans.words import describe, local_time, tomorrow
-from bot.core.richtext import Block, BulletList, Span, bold, paragraph
-from bot.core.screens import Button, Screen
 from bot.core.texts import in_every_language
 from bot.core.turn import Turn, text_screen
 from storage import drafts, plans

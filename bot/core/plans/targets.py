@@ -4,11 +4,11 @@ the plan's client's site, offered by its name."""
 
 from __future__ import annotations
 
-from bot.core.actions import PickSite, PickTarget
-from bot.core.events import ChatAddress
+from bot.core.conversation.actions import PickSite, PickTarget
+from bot.core.conversation.events import ChatAddress
+from bot.core.conversation.richtext import paragraph
+from bot.core.conversation.screens import Button, Screen
 from bot.core.ports import PostingCheck, PostingRefused
-from bot.core.richtext import paragraph
-from bot.core.screens import Button, Screen
 from bot.core.turn import CoreServices, Turn
 from storage import targets
 from storage.models import ChatTarget, Draft, Plan

@@ -11,7 +11,7 @@ from html import escape
 
 from markdown_it.token import Token
 
-from bot.core.export import WEB_MARKDOWN
+from bot.core.articles.export import WEB_MARKDOWN
 
 __all__ = ["block_attributes", "excerpt", "gutenberg"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.core.article import title_slug
+from bot.core.articles.article import title_slug
 from bot.core.publishing.blocks import excerpt, gutenberg
 from bot.core.publishing.site import PostDraft, PostStatus
 

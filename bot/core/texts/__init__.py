@@ -1,4 +1,5 @@
-"""The bot's words in each language: one typed record per language, so none can miss a text."""
+"""The bot's words in each language: one typed record per language, so none can miss a text;
+and what words are made of: money (``money``) and Turkish folding (``turkish``)."""
 
 from __future__ import annotations
 

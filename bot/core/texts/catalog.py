@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from bot.api import Size, Tone
-from bot.core.money import format_tl
 from bot.core.texts.calendar import CalendarTexts
 from bot.core.texts.login_page import LoginPageTexts
+from bot.core.texts.money import format_tl
 from bot.core.texts.sites import SiteTexts
-from bot.core.turkish import fold
+from bot.core.texts.turkish import fold
 
 __all__ = ["Texts"]
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bot.core.money import ENGLISH_MARKS
 from bot.core.texts.calendar import ENGLISH_CALENDAR
 from bot.core.texts.catalog import Texts
 from bot.core.texts.login_page import ENGLISH_LOGIN_PAGE
+from bot.core.texts.money import ENGLISH_MARKS
 from bot.core.texts.plurals import Counted
 from bot.core.texts.sites import ENGLISH_SITES
 

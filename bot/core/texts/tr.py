@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bot.core.money import TURKISH_MARKS
 from bot.core.texts.calendar import TURKISH_CALENDAR
 from bot.core.texts.catalog import Texts
 from bot.core.texts.login_page import TURKISH_LOGIN_PAGE
+from bot.core.texts.money import TURKISH_MARKS
 from bot.core.texts.sites import TURKISH_SITES
 
 __all__ = ["TURKISH"]

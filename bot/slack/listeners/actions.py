@@ -9,9 +9,9 @@ from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncRespond
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.core.actions import Confirm, ConnectSite
-from bot.core.events import ChatAddress, Press
-from bot.core.routes import parse_action
+from bot.core.conversation.actions import Confirm, ConnectSite
+from bot.core.conversation.events import ChatAddress, Press
+from bot.core.routing.routes import parse_action
 from bot.slack.context import SlackDeps, deps_of
 from bot.slack.home import home_origin
 from bot.slack.ids import message_id

@@ -9,8 +9,8 @@ from slack_bolt.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.response import BoltResponse
 
+from bot.core.conversation.presenter import present
 from bot.core.ports import ChatPresenter
-from bot.core.presenter import present
 from bot.slack.context import deps_of
 from bot.slack.origins import origin
 from bot.slack.replies import Replies

@@ -9,7 +9,7 @@ from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncRespond
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.core.events import Command, Origin
+from bot.core.conversation.events import Command, Origin
 from bot.slack.context import SlackDeps, deps_of
 from bot.slack.modals import ModalOrigin, login_view
 from bot.slack.order_form import open_order_form

@@ -9,8 +9,8 @@ from slack_bolt.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.core.events import Event, Text, Unsupported
-from bot.core.title_files import MAX_FILE_BYTES
+from bot.core.conversation.events import Event, Text, Unsupported
+from bot.core.ordering.title_files import MAX_FILE_BYTES
 from bot.slack.context import deps_of
 from bot.slack.downloads import shared_file
 from bot.slack.ids import message_id

@@ -14,10 +14,10 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.core.forms import title_from_message, title_problem
-from bot.core.presenter import present
-from bot.core.richtext import paragraph
-from bot.core.screens import Screen, Send
+from bot.core.conversation.forms import title_from_message, title_problem
+from bot.core.conversation.presenter import present
+from bot.core.conversation.richtext import paragraph
+from bot.core.conversation.screens import Screen, Send
 from bot.slack.context import deps_of
 from bot.slack.modals import ModalOrigin
 from bot.slack.order_form import open_order_form

@@ -8,8 +8,8 @@ from slack_bolt.async_app import AsyncAck, AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.context.respond.async_respond import AsyncRespond
 
-from bot.core.events import LoginForm, OrderForm, SiteForm
-from bot.core.forms import looks_like_email, title_problem
+from bot.core.conversation.events import LoginForm, OrderForm, SiteForm
+from bot.core.conversation.forms import looks_like_email, title_problem
 from bot.slack.context import SlackDeps, deps_of
 from bot.slack.home import home_origin
 from bot.slack.modals import (

@@ -7,8 +7,8 @@ import logging
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop, TypeHandler
 
+from bot.core.conversation.presenter import present
 from bot.core.ports import ChatPresenter, MessengerError
-from bot.core.presenter import present
 from bot.telegram.context import BotContext, TelegramApp
 from bot.telegram.updates import command_of, origin_of
 

@@ -9,7 +9,7 @@ from telegram import Update
 from telegram.error import BadRequest
 from telegram.ext import CallbackQueryHandler
 
-from bot.core.events import Press
+from bot.core.conversation.events import Press
 from bot.telegram.context import BotContext, TelegramApp
 from bot.telegram.updates import answer, post_notices
 

@@ -18,8 +18,8 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.ext import InlineQueryHandler
 
-from bot.core.events import ChatAddress, Origin, UserKey
-from bot.core.sharing import LOGIN_PAYLOAD, InlineAnswer, InlineResult
+from bot.core.conversation.events import ChatAddress, Origin, UserKey
+from bot.core.sharing.inline import LOGIN_PAYLOAD, InlineAnswer, InlineResult
 from bot.telegram.context import BotContext, TelegramApp
 from bot.telegram.ids import PLATFORM
 from bot.telegram.render import to_html

@@ -7,7 +7,7 @@ from telegram import ChatMember, Update
 from telegram.constants import ChatType
 from telegram.ext import ChatMemberHandler
 
-from bot.core.events import ChatAddress, Origin, UserKey
+from bot.core.conversation.events import ChatAddress, Origin, UserKey
 from bot.telegram.context import BotContext, TelegramApp
 from bot.telegram.ids import PLATFORM
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from telegram import Message, Update
 from telegram.ext import MessageHandler, filters
 
-from bot.core.events import Text, Unsupported, Upload
-from bot.core.title_files import MAX_FILE_BYTES
+from bot.core.conversation.events import Text, Unsupported, Upload
+from bot.core.ordering.title_files import MAX_FILE_BYTES
 from bot.downloads import download_capped
 from bot.telegram.context import BotContext, TelegramApp
 from bot.telegram.updates import answer, post_notices

@@ -4,7 +4,7 @@ A draft moves CLIENT -> TITLE -> TONE -> SIZE -> READY through the wizard's step
 (``steps``, ``titles``, ``form``, ``summary``), the same for every kind. At READY the draft's
 checkout (``checkout``, one per ``DraftKind``, registered by ``bot.bootstrap``) shows what is
 confirmed and says what ``Onayla`` does: an article's (``article``) and a batch's (``batch``)
-hand the draft to ``bot.core.purchase``, the one place that charges (READY -> SUBMITTED,
+hand the draft to ``bot.core.ordering.purchase``, the one place that charges (READY -> SUBMITTED,
 once); a plan's lives in ``bot.core.plans``. See order.mmd beside this package.
 """
 

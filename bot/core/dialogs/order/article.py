@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.conversation.richtext import Block, bold, paragraph
+from bot.core.conversation.screens import Screen
 from bot.core.dialogs.order.paid import PaidCheckout
-from bot.core.richtext import Block, bold, paragraph
-from bot.core.screens import Screen
 from bot.core.texts import Texts
 from bot.core.turn import Turn, text_screen
 from storage.models import Draft

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.api import Size
-from bot.core.richtext import Block
-from bot.core.screens import Button, Screen
+from bot.core.conversation.richtext import Block
+from bot.core.conversation.screens import Button, Screen
 from bot.core.texts import Texts
 from bot.core.turn import Turn
 from storage.models import Draft

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from bot.core import clients
+from bot.core.clients import picker as clients
+from bot.core.conversation.events import OrderForm
+from bot.core.conversation.forms import OrderChoices, title_problem
+from bot.core.conversation.inputs import one_line
 from bot.core.dialogs.order.drafting import new_draft
 from bot.core.dialogs.order.screens import size_label
 from bot.core.dialogs.order.summary import show_summary
-from bot.core.events import OrderForm
-from bot.core.forms import OrderChoices, title_problem
-from bot.core.inputs import one_line
 from bot.core.turn import Turn
 from storage.states import DraftKind
 

@@ -1,13 +1,16 @@
 """The checkout of an order paid at once (/yaz's article, /toplu's batch): the balance under
-the summary, and ``Onayla`` buys through ``bot.core.purchase``, the one place that charges."""
+the summary, and ``Onayla`` buys through ``bot.core.ordering.purchase``, the one place that
+charges."""
 
 from __future__ import annotations
 
 from decimal import Decimal
 from functools import partial
 
-from bot.core import purchase
-from bot.core.actions import Confirm
+from bot.core.conversation.actions import Confirm
+from bot.core.conversation.events import Press
+from bot.core.conversation.richtext import bold, paragraph
+from bot.core.conversation.screens import Button, Screen
 from bot.core.dialogs import low_balance
 from bot.core.dialogs.order.checkout import Summary
 from bot.core.dialogs.order.screens import (
@@ -17,9 +20,7 @@ from bot.core.dialogs.order.screens import (
     size_cost,
     title_count,
 )
-from bot.core.events import Press
-from bot.core.richtext import bold, paragraph
-from bot.core.screens import Button, Screen
+from bot.core.ordering import purchase
 from bot.core.texts import Texts, in_every_language
 from bot.core.turn import Turn, text_screen
 from storage.models import Draft

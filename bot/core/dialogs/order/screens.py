@@ -6,12 +6,12 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from bot.api import Size, Tone
-from bot.core.actions import Abort, ChangeChoices, PickSize, PickTone
+from bot.core.conversation.actions import Abort, ChangeChoices, PickSize, PickTone
+from bot.core.conversation.richtext import Block, BulletList, Span, bold, paragraph
+from bot.core.conversation.screens import Button, Screen
 from bot.core.dialogs.order.checkout import checkout_of
-from bot.core.richtext import Block, BulletList, Span, bold, paragraph
-from bot.core.screens import Button, Screen
+from bot.core.ordering.title_files import RowProblem, problem_text
 from bot.core.texts import Texts, in_every_language
-from bot.core.title_files import RowProblem, problem_text
 from bot.core.turn import text_screen
 from storage import drafts
 from storage.models import Draft

@@ -6,15 +6,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.api import Size, Tone
-from bot.core import clients
-from bot.core.actions import Abort, ChangeChoices, PickClient, PickSize, PickTone
+from bot.core.clients import picker as clients
+from bot.core.conversation.actions import Abort, ChangeChoices, PickClient, PickSize, PickTone
+from bot.core.conversation.events import Press
+from bot.core.conversation.richtext import paragraph
+from bot.core.conversation.screens import Screen
 from bot.core.dialogs.order.checkout import checkout_of
 from bot.core.dialogs.order.drafting import OPEN_STEPS, new_draft, pressed_draft, save
 from bot.core.dialogs.order.screens import cancel_button, size_screen, tone_screen
 from bot.core.dialogs.order.summary import show_summary
-from bot.core.events import Press
-from bot.core.richtext import paragraph
-from bot.core.screens import Screen
 from bot.core.turn import Turn, text_screen
 from storage import drafts
 from storage.models import Draft

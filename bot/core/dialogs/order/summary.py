@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from bot.api import Size, Tone
-from bot.core import clients
+from bot.core.clients import picker as clients
+from bot.core.conversation.richtext import Block, bold, paragraph
 from bot.core.dialogs.order.checkout import Summary, checkout_of
 from bot.core.dialogs.order.drafting import pressed_draft, save
 from bot.core.dialogs.order.screens import (
@@ -17,7 +18,6 @@ from bot.core.dialogs.order.screens import (
     size_cost,
     title_count,
 )
-from bot.core.richtext import Block, bold, paragraph
 from bot.core.turn import Turn
 from storage.models import Draft
 from storage.states import DraftStep

@@ -6,15 +6,15 @@ from __future__ import annotations
 import asyncio
 import re
 
+from bot.core.conversation.events import Command, Text, Upload
+from bot.core.conversation.forms import title_problem
+from bot.core.conversation.inputs import one_line, printable
 from bot.core.dialogs import low_balance
 from bot.core.dialogs.order.checkout import checkout_of
 from bot.core.dialogs.order.drafting import awaited_draft, new_draft
 from bot.core.dialogs.order.screens import BULK_LIMIT, refused_block
 from bot.core.dialogs.order.steps import proceed
-from bot.core.events import Command, Text, Upload
-from bot.core.forms import title_problem
-from bot.core.inputs import one_line, printable
-from bot.core.title_files import (
+from bot.core.ordering.title_files import (
     CheckedTitles,
     TitleFileRefused,
     TitleRow,
