@@ -20,7 +20,6 @@ from bot.bootstrap import (
     platforms_named,
     sandboxed,
     serve_chats,
-    token_cipher,
 )
 from bot.chat_platform import ChatPlatform
 from bot.config import ConfigError, Settings, load_settings
@@ -28,6 +27,7 @@ from bot.core.retries import StoppedWhileStarting
 from bot.logs import configure_logging
 from bot.shell import PLATFORM as SHELL
 from bot.shell import TerminalPlatform
+from bot.token_keys import token_cipher
 from storage import Database, DatabaseUnusable, sites, slack_installations, upstream_sessions
 
 __all__ = ["SHELL_LOG", "main"]

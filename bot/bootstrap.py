@@ -57,14 +57,13 @@ from bot.shell.platform import TerminalPlatform
 from bot.sites.wordpress import WordPress
 from bot.slack.platform import SlackPlatform
 from bot.telegram.platform import TelegramPlatform
+from bot.token_keys import token_cipher
 from bot.web import serving_http, web_app
 from bot.whatsapp.platform import WhatsAppPlatform
 from storage import (
     Database,
-    InvalidKey,
     SlackInstallations,
     TokenCipher,
-    load_or_create_key_file,
     stats,
 )
 from storage.states import DraftKind
@@ -81,7 +80,6 @@ __all__ = [
     "running_bot",
     "sandboxed",
     "serve_chats",
-    "token_cipher",
 ]
 
 # Every chat platform the bot speaks; a new one is its package and a line here.
@@ -164,32 +162,6 @@ class Bot:
 def login_limits(settings: Settings) -> LoginLimits:
     """The login throttle: a login under way counts until it settles or its call times out."""
     return LoginLimits(reservation=timedelta(seconds=settings.article_api_timeout_seconds))
-
-
-def token_cipher(settings: Settings) -> TokenCipher:
-    """The cipher of the stored tokens; a key that is no Fernet key is a configuration error."""
-    keys, source = _encryption_keys(settings)
-    try:
-        return TokenCipher(keys)
-    except InvalidKey as err:
-        raise ConfigError(f"{source}: {err}") from None
-
-
-def _encryption_keys(settings: Settings) -> tuple[str, str]:
-    """The keys, and where they come from: the variable, or the generated key file."""
-    if settings.token_encryption_key is not None:
-        return settings.token_encryption_key.get_secret_value(), "TOKEN_ENCRYPTION_KEY"
-    path = settings.sqlite_path
-    if path is None:
-        # A key generated on a throwaway disk would lose every session at the next deploy.
-        raise ConfigError("TOKEN_ENCRYPTION_KEY is required when DATABASE_URL is not SQLite")
-    key, created = load_or_create_key_file(path.with_suffix(".key"))
-    if created:
-        log.warning(
-            "generated a token encryption key in %s; back it up, or set TOKEN_ENCRYPTION_KEY",
-            path.with_suffix(".key"),
-        )
-    return key, str(path.with_suffix(".key"))
 
 
 def _stop_scheduler(scheduler: AsyncIOScheduler) -> None:
