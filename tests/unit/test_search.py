@@ -7,7 +7,7 @@ import pytest
 from bot.api import Article
 from bot.core.articles.search import matching
 from bot.core.conversation.forms import TITLE_MAX, title_from_message
-from bot.core.sharing.inline import share_key_of
+from bot.core.sharing.links import share_key_of
 
 pytestmark = pytest.mark.unit
 

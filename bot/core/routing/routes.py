@@ -30,7 +30,7 @@ from bot.core.dialogs import (
 from bot.core.plans import listing as plan_listing
 from bot.core.plans import making as plan_making
 from bot.core.plans import summary as plan_summary
-from bot.core.sharing.inline import start_with_payload
+from bot.core.sharing.links import start_with_payload
 from bot.core.turn import Turn
 from storage.states import Awaiting
 

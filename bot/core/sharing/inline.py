@@ -3,49 +3,30 @@ post into any chat, each an opening paragraph under a deep link to the whole art
 
 The deep link carries a random key (``storage.shares``), not the article's id: whoever presses
 it may read that one article, and nothing names another. A key is made once per article and
-kept, so a link posted long ago still works; the whole article is read then, from the bot's own
-delivery row or, for an article delivered elsewhere, from the service as its owner. Both
-ends of a link are here: the results that carry it, and /start that opens it.
+kept, so a link posted long ago still works. The link's other end, /start, is ``links``.
 """
 
 from __future__ import annotations
 
-import re
 import secrets
 from dataclasses import dataclass
 
 from bot.api import Article, TokenRejected
-from bot.core.articles.again import again_row
 from bot.core.articles.article import article_blocks
 from bot.core.articles.search import matching
-from bot.core.conversation.events import Command
 from bot.core.conversation.richtext import Block, Heading, Paragraph, paragraph, plain_text
 from bot.core.conversation.screens import Screen
-from bot.core.dialogs import help, login
-from bot.core.dialogs.articles import recent_articles, send_article
+from bot.core.dialogs.articles import recent_articles
 from bot.core.errors import NotLoggedIn
+from bot.core.sharing.links import SHARE_PREFIX
 from bot.core.texts import Texts
 from bot.core.turn import Turn
-from storage import jobs, shares
-from storage.models import ArticleShare
+from storage import shares
 
-__all__ = [
-    "INLINE_PAGE",
-    "LOGIN_PAYLOAD",
-    "InlineAnswer",
-    "InlineResult",
-    "inline_answer",
-    "share_key_of",
-    "start_with_payload",
-]
+__all__ = ["INLINE_PAGE", "InlineAnswer", "InlineResult", "inline_answer"]
 
 # Results per answer; Telegram takes at most 50, and a phone shows a handful at a time.
 INLINE_PAGE = 20
-# What /start carries from the "log in" button of an inline answer.
-LOGIN_PAYLOAD = "giris"
-# What /start carries from a deep link: this prefix, then the share's key.
-_SHARE_PREFIX = "m_"
-_SHARE_PAYLOAD = re.compile(rf"{_SHARE_PREFIX}([A-Za-z0-9_-]{{16}})")
 # The opening shown in the chat: a paragraph, cut at a space past this length.
 _OPENING_CHARS = 700
 
@@ -63,7 +44,7 @@ class InlineResult:
     @property
     def payload(self) -> str:
         """What the deep link under the opening hands to /start."""
-        return f"{_SHARE_PREFIX}{self.key}"
+        return f"{SHARE_PREFIX}{self.key}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,12 +56,6 @@ class InlineAnswer:
     next_offset: str = ""
     read_label: str = ""
     login_label: str | None = None
-
-
-def share_key_of(payload: str) -> str | None:
-    """The share key a /start payload carries, None when it carries none."""
-    found = _SHARE_PAYLOAD.fullmatch(payload)
-    return found.group(1) if found else None
 
 
 async def inline_answer(turn: Turn, query: str, offset: str) -> InlineAnswer:
@@ -133,48 +108,3 @@ def _opening(article: Article) -> Screen:
         else:
             shown.append(first)
     return Screen(tuple(shown))
-
-
-async def start_with_payload(turn: Turn, command: Command) -> None:
-    """/start: open a shared article, or start the login; without a payload, the help."""
-    payload = command.args.strip()
-    key = share_key_of(payload)
-    if key is not None:
-        await _open_shared(turn, key)
-    elif payload == LOGIN_PAYLOAD:
-        await login.start_login(turn, Command(LOGIN_PAYLOAD, message_id=command.message_id))
-    else:
-        await help.show_help(turn, command)
-
-
-async def _open_shared(turn: Turn, key: str) -> None:
-    """Send the whole shared article to whoever pressed its link."""
-    share = await turn.store(lambda s: shares.shared_article(s, key=key))
-    if share is None:
-        turn.say(turn.texts.share_gone)
-        return
-    content = await _content(turn, share)
-    if not content:
-        turn.say(turn.texts.share_unavailable)
-        return
-    # Only its owner may order it again; anyone else just reads it.
-    own = share.chat_user_id == turn.user_id
-    again = again_row(turn.texts, turn.user_id, share.request_id) if own else ()
-    send_article(turn, share.title, content, again)
-
-
-async def _content(turn: Turn, share: ArticleShare) -> str | None:
-    """The article's text: as the bot delivered it, else from the service as its owner."""
-    job = await turn.store(lambda s: jobs.job_by_request_id(s, request_id=share.request_id))
-    if job is not None and job.chat_user_id == share.chat_user_id and job.content:
-        return job.content
-    api = turn.services.api
-    try:
-        found = await turn.services.accounts.call(
-            share.chat_user_id, lambda token: api.articles(token, request_id=share.request_id)
-        )
-    except (NotLoggedIn, TokenRejected):
-        # The owner logged out since: the article is theirs to share again.
-        return None
-    article = next((a for a in found if a.request_id == share.request_id), None)
-    return article.content if article is not None and article.finished else None

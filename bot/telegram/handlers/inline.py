@@ -19,7 +19,8 @@ from telegram.constants import ParseMode
 from telegram.ext import InlineQueryHandler
 
 from bot.core.conversation.events import ChatAddress, Origin, UserKey
-from bot.core.sharing.inline import LOGIN_PAYLOAD, InlineAnswer, InlineResult
+from bot.core.sharing.inline import InlineAnswer, InlineResult
+from bot.core.sharing.links import LOGIN_PAYLOAD
 from bot.telegram.context import BotContext, TelegramApp
 from bot.telegram.ids import PLATFORM
 from bot.telegram.render import to_html
