@@ -52,10 +52,17 @@ async def test_a_sigterm_mid_round_logs_no_error_and_leaves_no_lease(
             # Each /start is answered before the round's messages are held.
             await wait_until(lambda: all(telegram.chat(chat) for chat in chats), TIMEOUT)
             bot.gate.hold(CHAT_CHANGES)
-            now = system_clock()
-            await database.run(lambda s: s.exec(update(Job).values(next_poll_at=now)))
-            # The round posts each job's progress line: it waits at the gate, mid-round.
-            await wait_until(lambda: len(bot.gate.held) == CHATS, TIMEOUT)
+
+            async def each_round_held_at_the_gate() -> bool:
+                # The round posts each job's progress line: it waits at the gate, mid-round.
+                if len(bot.gate.held) == CHATS:
+                    return True
+                # A round under way writes its own next poll over ours: due again until held.
+                now = system_clock()
+                await database.run(lambda s: s.exec(update(Job).values(next_poll_at=now)))
+                return False
+
+            await wait_until(each_round_held_at_the_gate, TIMEOUT, interval=0.2)
             await bot.stop()
             log = bot.log.read_text(errors="replace")
         leases = await database.run(

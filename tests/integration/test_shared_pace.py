@@ -78,11 +78,11 @@ async def test_an_answer_on_one_replica_goes_at_once_while_another_delivers(
             await delivering.wait(CHAT, CHAT_LIMITS)
             taken += 1
 
-    started = time.monotonic()
+    # The answering pacer's sleep fails the test if it is asked to wait at all: the answer
+    # goes at once, whatever the database's round trip costs on a busy machine.
     await answering.wait(CHAT, CHAT_LIMITS)
 
     assert 1 <= taken < 3, "delivery leaves the chat's last token to answers"
-    assert time.monotonic() - started < 0.05
 
 
 async def _never(seconds: float) -> None:
