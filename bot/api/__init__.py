@@ -27,7 +27,7 @@ from bot.api.models import (
     Tone,
     Topic,
 )
-from bot.api.parsing import printable
+from bot.api.reading import printable
 
 __all__ = [
     "DEFAULT_BULK_PATH",
