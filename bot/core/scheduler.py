@@ -3,7 +3,9 @@ and housekeeping every few minutes."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
@@ -34,37 +36,39 @@ PLANS_JOB_ID = "plans"
 PLANS_TICK = timedelta(seconds=20)
 
 
+def _every(
+    scheduler: AsyncIOScheduler,
+    work: Callable[..., Awaitable[object]],
+    job_id: str,
+    seconds: float,
+    **options: Any,
+) -> None:
+    """Run ``work`` every ``seconds``, one run at a time unless ``options`` say otherwise: the
+    ticks missed while a run went long collapse into one, and a late run still runs
+    (APScheduler would skip one over a second late)."""
+    defaults: dict[str, Any] = {"max_instances": 1, "coalesce": True, "misfire_grace_time": None}
+    scheduler.add_job(
+        work, "interval", seconds=seconds, id=job_id, replace_existing=True, **(defaults | options)
+    )
+
+
 def schedule_polling(scheduler: AsyncIOScheduler, delivery: Delivery, interval: timedelta) -> None:
     """Run a delivery round every ``interval``; the first at once, so start-up reconciles."""
-    scheduler.add_job(
+    # One round at a time (the rounds' own lock), and one more waiting, which starts as soon
+    # as the round under way ends.
+    _every(
+        scheduler,
         delivery.scheduled_round,
-        "interval",
-        seconds=interval.total_seconds(),
-        id=DELIVERY_JOB_ID,
-        replace_existing=True,
-        # One round at a time (the rounds' own lock), and one more waiting: the ticks missed
-        # while a round ran long collapse into one, which starts as soon as that round ends.
+        DELIVERY_JOB_ID,
+        interval.total_seconds(),
         max_instances=2,
-        coalesce=True,
-        # A late round is still worth running; APScheduler would skip one over a second late.
-        misfire_grace_time=None,
         next_run_time=datetime.now(UTC),
     )
 
 
 def schedule_housekeeping(scheduler: AsyncIOScheduler, db: Database, clock: Clock) -> None:
     """Prune what is no longer needed every few minutes (an awaited e-mail goes in ten)."""
-    scheduler.add_job(
-        prune,
-        "interval",
-        args=(db, clock),
-        minutes=2,
-        id=HOUSEKEEPING_JOB_ID,
-        replace_existing=True,
-        max_instances=1,
-        coalesce=True,
-        misfire_grace_time=None,
-    )
+    _every(scheduler, prune, HOUSEKEEPING_JOB_ID, 120.0, args=(db, clock))
 
 
 def schedule_plans(scheduler: AsyncIOScheduler, planner: Planner, interval: timedelta) -> None:
@@ -73,16 +77,7 @@ def schedule_plans(scheduler: AsyncIOScheduler, planner: Planner, interval: time
     The plans stay in our tables; a job per plan in APScheduler's store would fire on every
     replica and be lost at a restart.
     """
-    scheduler.add_job(
-        planner.run_due,
-        "interval",
-        seconds=min(interval, PLANS_TICK).total_seconds(),
-        id=PLANS_JOB_ID,
-        replace_existing=True,
-        max_instances=1,
-        coalesce=True,
-        misfire_grace_time=None,
-    )
+    _every(scheduler, planner.run_due, PLANS_JOB_ID, min(interval, PLANS_TICK).total_seconds())
 
 
 def schedule_destinations(
@@ -91,13 +86,5 @@ def schedule_destinations(
     """Deliver the due destination records (clients' sites) every ``interval`` or every 20 s
     if sooner: a job apart from the calendar's tick, so a site that hangs delays no plan's run.
     """
-    scheduler.add_job(
-        destinations.scheduled_round,
-        "interval",
-        seconds=min(interval, PLANS_TICK).total_seconds(),
-        id=DESTINATIONS_JOB_ID,
-        replace_existing=True,
-        max_instances=1,
-        coalesce=True,
-        misfire_grace_time=None,
-    )
+    seconds = min(interval, PLANS_TICK).total_seconds()
+    _every(scheduler, destinations.scheduled_round, DESTINATIONS_JOB_ID, seconds)
