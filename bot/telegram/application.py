@@ -5,6 +5,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import AIORateLimiter, ApplicationBuilder
 
+from bot.core.limits.inflight import InFlight
 from bot.core.limits.pacing import Pacer, SharedPace
 from bot.core.routing.conversations import Conversations
 from bot.telegram.context import CONTEXT_TYPES, TelegramApp
@@ -21,8 +22,6 @@ __all__ = ["build_application"]
 
 # Different users' updates are handled side by side: one slow upstream call holds no one else.
 CONCURRENT_UPDATES = 16
-# A user's updates waiting for their turn; more are dropped, and the user told so.
-QUEUED_PER_USER = 10
 # Connections to the Bot API: python-telegram-bot's own default. A long poll takes one.
 CONNECTIONS = 256
 
@@ -47,9 +46,8 @@ def build_application(
         await tell_too_fast(update, conversations, messenger)
 
     connections = Connections(limit=CONNECTIONS)
-    order = PerUserOrder(
-        CONCURRENT_UPDATES, max_queued_per_user=QUEUED_PER_USER, on_overflow=too_fast
-    )
+    # A user's updates in flight, their turn come or not: the core's cap, as on every platform.
+    order = PerUserOrder(CONCURRENT_UPDATES, in_flight=InFlight(), on_overflow=too_fast)
     builder = (
         ApplicationBuilder()
         .token(token)

@@ -11,6 +11,10 @@ from weakref import WeakValueDictionary
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
+from bot.core.conversation.events import UserKey
+from bot.core.limits.inflight import InFlight
+from bot.telegram.ids import PLATFORM
+
 __all__ = ["PerUserOrder"]
 
 # The base class takes its slot before ``do_process_update``; it must never be the one that
@@ -24,24 +28,22 @@ class PerUserOrder(BaseUpdateProcessor):
     An e-mail and a password sent while the bot was down arrive in one batch; handled side
     by side, both would be read as the e-mail, and the password would stay in the chat.
     A user's update waits for their earlier ones before it takes a slot, so a burst from one
-    user holds one slot, not all; past ``max_queued_per_user`` updates the rest are dropped
-    and ``on_overflow`` tells the user, once per burst.
+    user holds one slot, not all. Each update counts in ``in_flight``, the cap every platform
+    keeps; past it the rest are dropped and ``on_overflow`` tells the user, once per burst.
     """
 
     def __init__(
         self,
         max_concurrent_updates: int,
         *,
-        max_queued_per_user: int,
+        in_flight: InFlight,
         on_overflow: Callable[[Update], Awaitable[None]],
     ) -> None:
         super().__init__(_UNLIMITED)
         self._slots = asyncio.Semaphore(max_concurrent_updates)
-        self._max_queued = max_queued_per_user
+        self._in_flight = in_flight
         self._on_overflow = on_overflow
         self._turns: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
-        self._queued: dict[int, int] = {}
-        self._told: set[int] = set()
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         """Wait for the user's earlier updates, then for a slot, then handle this one."""
@@ -50,33 +52,24 @@ class PerUserOrder(BaseUpdateProcessor):
             async with self._slots:
                 await coroutine
             return
-        queued = self._queued.get(user.id, 0)
-        if queued >= self._max_queued:
+        key = UserKey(PLATFORM, str(user.id))
+        if not self._in_flight.take(key):
             assert isinstance(update, Update)
-            await self._overflow(user.id, update, coroutine)
+            await self._overflow(key, update, coroutine)
             return
-        self._queued[user.id] = queued + 1
         try:
             async with self._turns.setdefault(user.id, asyncio.Lock()), self._slots:
                 await coroutine
         finally:
-            self._left(user.id)
+            self._in_flight.release(key)
 
-    async def _overflow(self, user_id: int, update: Update, coroutine: Awaitable[Any]) -> None:
+    async def _overflow(self, user: UserKey, update: Update, coroutine: Awaitable[Any]) -> None:
         if inspect.iscoroutine(coroutine):
             coroutine.close()
-        if user_id in self._told:
+        if not self._in_flight.first_refusal(user):
             return
-        self._told.add(user_id)
         async with self._slots:
             await self._on_overflow(update)
-
-    def _left(self, user_id: int) -> None:
-        remaining = self._queued.pop(user_id) - 1
-        if remaining:
-            self._queued[user_id] = remaining
-        else:
-            self._told.discard(user_id)
 
     async def initialize(self) -> None:
         """Nothing to set up."""

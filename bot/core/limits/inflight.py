@@ -1,9 +1,9 @@
 """At most a few requests of one user handled (or waiting) at once in this process.
 
-Telegram queues each user's updates behind each other; Slack's requests and WhatsApp's
-webhooks do not, so one user's flood would run side by side (or queue without end) and take
-every upstream connection. Past the cap the rest are dropped, and the user told once, until
-their requests have all finished.
+Every platform counts here: Telegram's updates (which wait for the user's earlier ones),
+Slack's requests and WhatsApp's webhooks (which would otherwise run side by side). Without
+the cap one user's flood would queue without end or take every upstream connection. Past it
+the rest are dropped, and the user told once, until their requests have all finished.
 """
 
 from __future__ import annotations
