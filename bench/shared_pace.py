@@ -50,7 +50,7 @@ async def measure(db: Database, sends: int) -> dict[str, tuple[float, float]]:
         return {
             "chat's claim (one row)": await timed(sends, lambda n: pace.claim(n, 1e-6, 1.0)),
             "window's claim (ring of 30)": await timed(
-                sends, lambda n: pace.claim_window(30, keep, 0, rank=0, sleep=asyncio.sleep)
+                sends, lambda n: pace.claim_window(30, keep, 0, rank=(0, 0), sleep=asyncio.sleep)
             ),
             "Pacer.wait, shared (both)": await timed(
                 sends, lambda n: shared.wait(n % 1000 + 10_000, (ROOMY,))

@@ -279,7 +279,7 @@ class Sender:
         first = job.parts_sent
         for index in range(first, len(parts)):
             # What an article's reader waits for goes ahead of the rest of those under way.
-            with paced_as(Priority.ARTICLE if index == first else Priority.REST):
+            with paced_as(Priority.ARTICLE if index == first else Priority.REST, part=index):
                 await self._next_message(job_id)
                 message_id = await messenger.send(chat, parts[index])
             await self._fenced(job_id, self._recording(job, index, message_id))
@@ -323,8 +323,9 @@ class Sender:
         for index in range(max(job.parts_sent - parts, 0), len(files)):
             await self._next_message(job_id)
             caption = captions[index].format(title=job.title)
-            await messenger.send_document(chat, replace(files[index], caption=caption))
             sent = parts + index
+            with paced_as(part=sent):
+                await messenger.send_document(chat, replace(files[index], caption=caption))
             await self._fenced(
                 job_id, partial(jobs.record_part, job_id=job_id, owner=owner, parts_sent=sent)
             )
@@ -344,7 +345,8 @@ class Sender:
         quality = await self._prepared(partial(measure, job.content, job.title))
         card = card_screen(texts, quality, size)
         await self._next_message(job_id)
-        message_id = await self._outbox.messengers[job.platform].send(chat, card)
+        with paced_as(part=index):
+            message_id = await self._outbox.messengers[job.platform].send(chat, card)
         await self._fenced(job_id, self._recording(job, index, message_id))
         job.parts_sent = index + 1
 

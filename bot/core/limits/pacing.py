@@ -25,9 +25,14 @@ leaves ``RESERVE`` tokens of each bucket, the chat's and the bot's, to answers, 
 books a bot slot ahead of time, so an answer never queues behind an article. An article's
 first message goes next: the rest of an article (its other parts, files, card and last line)
 leaves ``REST_RESERVE`` of the bot's tokens to first messages, so an article found finished
-is not kept waiting behind the files of those found before it. A progress line takes only a
-slot free now (``IF_FREE``), else ``NoRoom`` is raised: a fresher line comes with the next
-poll, and a poll must not wait for a line.
+is not kept waiting behind the files of those found before it. Background sends wait for
+the bot in one line (``bot.core.limits.line``), by priority, and the rest of the articles by
+their part of the work: every chat's earlier parts go ahead of other chats' later ones, so a
+burst ends with every chat's last send at once. First messages keep their order of coming:
+one of an article taken over from a dead replica (a later part) must not wait behind those
+found after it. A progress line takes only a slot free now (``IF_FREE``),
+else ``NoRoom`` is raised: a fresher line comes with the next poll, and a poll must not wait
+for a line.
 """
 
 from __future__ import annotations
@@ -42,6 +47,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Protocol
+
+from bot.core.limits.line import Line, Rank
 
 __all__ = [
     "MARGIN",
@@ -92,13 +99,17 @@ class NoRoom(Exception):
     """An ``IF_FREE`` send found no slot free now; it was not sent."""
 
 
-_PRIORITY: ContextVar[Priority] = ContextVar("paced_as", default=Priority.ANSWER)
+_PRIORITY: ContextVar[tuple[Priority, int]] = ContextVar("paced_as", default=(Priority.ANSWER, 0))
+# Sends at these priorities wait for the bot's slot in the line, by rank.
+_LINED = (Priority.ARTICLE, Priority.REST)
 
 
 @contextmanager
-def paced_as(priority: Priority) -> Iterator[None]:
-    """Sends made within (and in tasks started within) go at ``priority``."""
-    token = _PRIORITY.set(priority)
+def paced_as(priority: Priority | None = None, *, part: int = 0) -> Iterator[None]:
+    """Sends made within (and in tasks started within) go at ``priority`` (None: the one set
+    around), as the ``part``-th send of their work (an article's): at ``Priority.REST``, an
+    earlier part goes ahead of a later one."""
+    token = _PRIORITY.set((_PRIORITY.get()[0] if priority is None else priority, part))
     try:
         yield
     finally:
@@ -168,7 +179,7 @@ class SharedPace(Protocol):
         keep: float,
         spare: int,
         *,
-        rank: int,
+        rank: Rank,
         sleep: Callable[[float], Awaitable[None]] | None,
     ) -> str | None:
         """Take one of the bot's ``count`` places for ``keep`` seconds once more than
@@ -182,10 +193,12 @@ class SharedPace(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Slot:
-    """When to send (``reserved``), or when to ask again because the chat is not ready."""
+    """When to send (``reserved``), or when to ask again: because the chat is not ready, or
+    (``bot_busy``) the bot has no slot free for a background send."""
 
     at: float
     reserved: bool
+    bot_busy: bool = False
 
 
 @dataclass(slots=True)
@@ -299,6 +312,7 @@ class Pacer:
         self._clock = clock
         self._sleep = sleep
         self._bot = _Log()
+        self._line = Line()
         self._chats: dict[Hashable, _Log] = {}
         self._since_sweep = 0
         self._took: deque[float] = deque(maxlen=_MEASURED)
@@ -315,7 +329,8 @@ class Pacer:
 
         At ``Priority.IF_FREE``, raise ``NoRoom`` instead of sleeping.
         """
-        priority = _PRIORITY.get()
+        priority, part = _PRIORITY.get()
+        rank = (priority, part if priority is Priority.REST else 0)
         shared = next((limit for limit in limits if isinstance(limit, Bucket)), None)
         claimed = None
         if self._shared is not None and shared is not None:
@@ -323,16 +338,19 @@ class Pacer:
             claimed = self._clock()
             limits = tuple(limit for limit in limits if limit is not shared)
         while True:
-            now = self._clock()
-            slot = self.reserve(chat, limits, now, priority=priority)
+            if priority in _LINED:
+                slot = await self._in_line(chat, limits, rank)
+            else:
+                slot = self.reserve(chat, limits, self._clock(), priority=priority)
             if priority is Priority.IF_FREE and not slot.reserved:
                 raise NoRoom(chat)
+            now = self._clock()
             if slot.at > now:
                 await self._sleep(slot.at - now)
             if slot.reserved:
                 if self._shared is not None and self._bot_windows:
                     self._places[chat, slot.at] = await self._claim_window(
-                        self._shared, chat, limits, slot.at, priority
+                        self._shared, chat, limits, slot.at, rank
                     )
                 now = self._clock()
                 late = claimed is not None and now - claimed > MARGIN
@@ -341,6 +359,27 @@ class Pacer:
                     # bot): the chat's next send is a step from now.
                     await self._shared.hold(chat, self._chats[chat].step_of(shared, now))
                 return slot.at
+
+    async def _in_line(self, chat: Hashable, limits: Sequence[Limit], rank: Rank) -> Slot:
+        """The bot's next slot for a background send, taken in the line by ``rank`` once its
+        chat is ready; a chat not ready (or no longer: an answer took its room) waits out of
+        the line, and its slot says until when."""
+        priority = Priority(rank[0])
+        now = self._clock()
+        ready = self._ready_at(chat, limits, now, priority)
+        if ready > now:
+            return Slot(ready, reserved=False)
+        await self._line.turn(rank)
+        try:
+            while True:
+                now = self._clock()
+                slot = self.reserve(chat, limits, now, priority=priority)
+                if not slot.bot_busy:
+                    return slot
+                await self._sleep(slot.at - now)
+                await self._line.let_ahead(rank)
+        finally:
+            self._line.hand_on()
 
     async def _claim(
         self, shared: SharedPace, chat: Hashable, bucket: Bucket, priority: Priority
@@ -368,18 +407,19 @@ class Pacer:
         chat: Hashable,
         limits: Sequence[Limit],
         slot: float,
-        priority: Priority,
+        rank: Rank,
     ) -> list[tuple[str, float]]:
         """Take a place in each of the bot's windows where every replica draws from them, as
         the send leaves: held a window's length and ``MARGIN``, when it has arrived unless
         its answer comes later (``reached``). Not the measured margin: one slow request
         would halve the window for every replica."""
+        priority = Priority(rank[0])
         spare = _spare(priority, bot=True).window
         sleep = None if priority is Priority.IF_FREE else self._sleep
         places = []
         for window in self._bot_windows:
             keep = window.seconds + MARGIN
-            place = await shared.claim_window(window.count, keep, spare, rank=priority, sleep=sleep)
+            place = await shared.claim_window(window.count, keep, spare, rank=rank, sleep=sleep)
             if place is None:
                 now = self._clock()
                 self._chats[chat].give_back(limits, slot, now)
@@ -411,18 +451,25 @@ class Pacer:
         Below ``Priority.ANSWER``, a send leaves tokens of each bucket (``_spare``) and takes
         only a bot slot free now: one booked ahead would make a later answer queue behind it.
         """
-        margin = self.margin
-        log = self._chats.setdefault(chat, _Log())
-        ready = log.earliest(limits, now, margin, _spare(priority, bot=False))
+        ready = self._ready_at(chat, limits, now, priority)
         if ready > now:
             return Slot(ready, reserved=False)
+        margin = self.margin
         at = self._bot.earliest(self._overall, now, margin, _spare(priority, bot=True))
         if priority is not Priority.ANSWER and at > now:
-            return Slot(at, reserved=False)
+            return Slot(at, reserved=False, bot_busy=True)
+        log = self._chats[chat]
         log.take(limits, at, margin)
         self._bot.take(self._overall, at, margin)
         self._forget(now)
         return Slot(at, reserved=True)
+
+    def _ready_at(
+        self, chat: Hashable, limits: Sequence[Limit], now: float, priority: Priority
+    ) -> float:
+        """When ``chat`` may take one more send at ``priority``, leaving its spare."""
+        log = self._chats.setdefault(chat, _Log())
+        return log.earliest(limits, now, self.margin, _spare(priority, bot=False))
 
     def reached(self, chat: Hashable, limits: Sequence[Limit], slot: float) -> None:
         """A send to ``chat`` booked for ``slot`` was answered now: it reached the platform

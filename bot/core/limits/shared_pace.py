@@ -21,71 +21,13 @@ that keeps its place a second from its answer, with one more statement, in the b
 from __future__ import annotations
 
 import asyncio
-import heapq
-import itertools
 from collections.abc import Awaitable, Callable, Hashable
 
+from bot.core.limits.line import Line, Rank
 from bot.core.limits.pacing import SharedPace
 from storage import Database, chat_paces
 
 __all__ = ["DatabasePace", "shared_pace_for"]
-
-
-class _Line:
-    """Sends waiting for the window: the lowest rank first, then in order of coming. One of
-    them asks at a time (its turn), and may take places for those behind it."""
-
-    def __init__(self) -> None:
-        self.busy = False
-        # Each one's future: None when its turn to ask comes, or the place taken for it.
-        self._waiting: list[tuple[int, int, asyncio.Future[str | None]]] = []
-        self._order = itertools.count()
-
-    def __len__(self) -> int:
-        return len(self._waiting)
-
-    async def turn(self, rank: int) -> str | None:
-        """Wait in line: None when it is this one's turn to ask (``hand_on`` after), or the
-        place another took for it."""
-        if not self.busy:
-            self.busy = True
-            return None
-        entry = (rank, next(self._order), asyncio.get_running_loop().create_future())
-        heapq.heappush(self._waiting, entry)
-        try:
-            place: str | None = await entry[2]
-        except asyncio.CancelledError:
-            if not entry[2].done():
-                self._waiting.remove(entry)
-                heapq.heapify(self._waiting)
-            elif not entry[2].cancelled() and entry[2].result() is None:
-                # Handed the turn as it was cancelled: the next one takes it.
-                self.hand_on()
-            raise
-        return place
-
-    def give(self, places: list[str]) -> None:
-        """Hand ``places`` to the first in line, one each."""
-        for place in places:
-            future = self._next()
-            if future is None:
-                return
-            future.set_result(place)
-
-    def hand_on(self) -> None:
-        """The turn to ask goes to the first in line, if any."""
-        future = self._next()
-        if future is None:
-            self.busy = False
-        else:
-            future.set_result(None)
-
-    def _next(self) -> asyncio.Future[str | None] | None:
-        while self._waiting:
-            future = heapq.heappop(self._waiting)[2]
-            if not future.done():
-                return future
-        return None
 
 
 class DatabasePace:
@@ -95,7 +37,7 @@ class DatabasePace:
     def __init__(self, db: Database, platform: str) -> None:
         self._db = db
         self._platform = platform
-        self._line = _Line()
+        self._line = Line()
         # Held until done: the loop keeps only a weak reference to a task.
         self._keeping: set[asyncio.Task[None]] = set()
 
@@ -119,7 +61,7 @@ class DatabasePace:
         keep: float,
         spare: int,
         *,
-        rank: int,
+        rank: Rank,
         sleep: Callable[[float], Awaitable[None]] | None,
     ) -> str | None:
         """Take a place in the bot's window of ``count`` for ``keep`` seconds, leaving
@@ -154,7 +96,7 @@ class DatabasePace:
         spare: int,
         sleep: Callable[[float], Awaitable[None]],
         *,
-        line: _Line | None = None,
+        line: Line | None = None,
     ) -> str:
         """A place, asked for until one is free; with ``line``, places for those waiting in
         it too, as many as are free (one round trip for them all)."""
