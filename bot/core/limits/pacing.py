@@ -2,7 +2,8 @@
 
 A limit is a sliding window ("at most 20 in any 60 s", a group's) or a token bucket
 ("3 at once, then one a second", a private chat's; 30 a second for a bot), the way each
-platform states it. A send first waits until its chat may take one more message, and only
+platform states it (``bot.core.limits.sends`` keeps what each chat, and the bot, has sent as
+its limits count it). A send first waits until its chat may take one more message, and only
 then takes the bot's next free slot, so a chat that must wait a minute (a group) holds no
 other chat back, and 429s are rare instead of being the mechanism.
 
@@ -39,16 +40,25 @@ from __future__ import annotations
 
 import asyncio
 import time
-from bisect import bisect_left, insort
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import Protocol
 
 from bot.core.limits.line import Line, Rank
+from bot.core.limits.sends import (
+    MARGIN,
+    MEMORY_SECONDS,
+    Bucket,
+    Limit,
+    SendLog,
+    Spare,
+    Window,
+    room_ahead,
+)
 
 __all__ = [
     "MARGIN",
@@ -68,11 +78,6 @@ __all__ = [
 
 # A sweep of idle chats runs after this many reservations, so memory follows active chats.
 _SWEEP_EVERY = 1024
-# Longer than any platform's window, so a swept chat has nothing left that a window sees.
-_MEMORY_SECONDS = 120.0
-# The network's jitter allowed for: sends to the platform arrive up to this much apart from
-# how they left (tens of milliseconds on a good day, more on a busy host).
-MARGIN = 0.1
 # Tokens of each bucket a background send leaves to interactive answers.
 RESERVE = 1
 # Tokens of the bot's bucket the rest of an article leaves to first messages: a third of a
@@ -83,7 +88,6 @@ _MEASURED = 64
 _MAX_MARGIN = 1.0
 # A chat refused twice within this long has its pace halved for this long.
 SLOWED_FOR = 60.0
-_SLOWER = 2.0
 
 
 class Priority(IntEnum):
@@ -116,16 +120,6 @@ def paced_as(priority: Priority | None = None, *, part: int = 0) -> Iterator[Non
         _PRIORITY.reset(token)
 
 
-@dataclass(frozen=True, slots=True)
-class Spare:
-    """What a send leaves: tokens of each bucket, places in each window, and the tokens of
-    each bucket the margin never takes (``kept``)."""
-
-    bucket: int
-    window: int
-    kept: int
-
-
 def _spare(priority: Priority, bot: bool) -> Spare:
     """What a send at ``priority`` leaves of the chat's limits, or of the bot's."""
     kept = REST_RESERVE if bot else RESERVE
@@ -134,32 +128,6 @@ def _spare(priority: Priority, bot: bool) -> Spare:
     bucket = REST_RESERVE if bot and priority >= Priority.REST else RESERVE
     # A chat's window is a group's minute: its pace is kept whole, and answers are rare there.
     return Spare(bucket, RESERVE if bot else 0, kept)
-
-
-@dataclass(frozen=True, slots=True)
-class Window:
-    """At most ``count`` sends in any ``seconds`` long stretch of time."""
-
-    count: int
-    seconds: float
-
-
-@dataclass(frozen=True, slots=True)
-class Bucket:
-    """``burst`` sends at once, then ``per_second``: a token bucket that starts full."""
-
-    burst: int
-    per_second: float
-
-
-Limit = Window | Bucket
-
-
-def _ahead(bucket: Bucket, step: float, margin: float, spare: Spare) -> float:
-    """How far ahead of its pace (GCRA's theoretical arrival time) a send may be: the
-    bucket's burst less the margin, never below the ``kept`` tokens, less what it leaves."""
-    room = min(spare.kept, bucket.burst - 1) / bucket.per_second
-    return max(room, (bucket.burst - 1) / bucket.per_second - margin) - spare.bucket * step
 
 
 class SharedPace(Protocol):
@@ -201,98 +169,6 @@ class Slot:
     bot_busy: bool = False
 
 
-@dataclass(slots=True)
-class _Log:
-    """The sends of one chat, or of the bot: for windows, when each reached the platform at
-    the latest (ascending), for buckets each one's theoretical arrival time (GCRA), until
-    when it is held, and slowed."""
-
-    times: list[float] = field(default_factory=list)
-    # Sends not answered yet, by slot: their place in ``times`` until the answer.
-    unanswered: dict[float, list[float]] = field(default_factory=dict)
-    arrivals: dict[Bucket, float] = field(default_factory=dict)
-    last: float = 0.0
-    held_until: float = 0.0
-    slowed_until: float = 0.0
-    # A 429 until then is this chat's second in a row: only that one slows it.
-    suspect_until: float = 0.0
-
-    def earliest(self, limits: Sequence[Limit], now: float, margin: float, spare: Spare) -> float:
-        """The first moment at or after ``now`` when one more send keeps every limit, with
-        ``spare`` left in each.
-
-        A window counts each send from when it reached the platform at the latest, and
-        compares that with when the next one leaves: however late the next one arrives, no
-        window of the platform's can hold more than its count. The margin
-        never takes the ``kept`` tokens the priorities leave each other: however late
-        answers come back, an answer or a first message still finds its room.
-        """
-        at = max(now, self.held_until, self.last)
-        for limit in limits:
-            if isinstance(limit, Bucket):
-                ahead = _ahead(limit, self.step_of(limit, now), margin, spare)
-                at = max(at, self.arrivals.get(limit, 0.0) - ahead)
-            elif len(self.times) >= limit.count - spare.window:
-                at = max(at, self.times[spare.window - limit.count] + limit.seconds)
-        return at
-
-    def take(self, limits: Sequence[Limit], at: float, margin: float) -> None:
-        self.last = at
-        for limit in limits:
-            if isinstance(limit, Bucket):
-                self.arrivals[limit] = max(self.arrivals.get(limit, 0.0), at) + self.step_of(
-                    limit, at
-                )
-        if any(isinstance(limit, Window) for limit in limits):
-            # Counted from a margin after it left until its answer says when.
-            insort(self.times, at + MARGIN)
-            self.unanswered.setdefault(at, []).append(at + MARGIN)
-
-    def reached(self, limits: Sequence[Limit], slot: float, at: float) -> None:
-        """The send of ``slot`` reached the platform by ``at``: count it from then at the
-        latest."""
-        for limit in limits:
-            if isinstance(limit, Bucket) and limit in self.arrivals:
-                self.arrivals[limit] = max(self.arrivals[limit], at + self.step_of(limit, at))
-        if self._answered(slot) is not None:
-            insort(self.times, at)
-
-    def give_back(self, limits: Sequence[Limit], slot: float, now: float) -> None:
-        """Undo the count of the send of ``slot``: the platform refused it, so it took
-        nothing."""
-        for limit in limits:
-            if isinstance(limit, Bucket) and limit in self.arrivals:
-                self.arrivals[limit] -= self.step_of(limit, now)
-        self._answered(slot)
-
-    def _answered(self, slot: float) -> float | None:
-        """Drop the guess of when the send of ``slot`` reached the platform: it, if any."""
-        guesses = self.unanswered.get(slot)
-        if not guesses:
-            return None
-        guess = guesses.pop()
-        if not guesses:
-            del self.unanswered[slot]
-        index = bisect_left(self.times, guess)
-        if index < len(self.times) and self.times[index] == guess:
-            del self.times[index]
-        return guess
-
-    def step_of(self, bucket: Bucket, now: float) -> float:
-        """The bucket's step between sends now: longer while the chat is slowed."""
-        step = 1.0 / bucket.per_second
-        return step * _SLOWER if now < self.slowed_until else step
-
-    def forget_before(self, moment: float) -> None:
-        """Drop the sends no window can still see, and guesses never answered."""
-        del self.times[: bisect_left(self.times, moment)]
-        for slot in [slot for slot in self.unanswered if slot < moment]:
-            del self.unanswered[slot]
-
-    def idle(self, now: float) -> bool:
-        return not self.times and self.held_until <= now and self.last < now - _MEMORY_SECONDS
-
-
 class Pacer:
     """Hands out send slots under per-chat and bot-wide limits; see the module docstring."""
 
@@ -311,9 +187,9 @@ class Pacer:
         self._margin = margin
         self._clock = clock
         self._sleep = sleep
-        self._bot = _Log()
+        self._bot = SendLog()
         self._line = Line()
-        self._chats: dict[Hashable, _Log] = {}
+        self._chats: dict[Hashable, SendLog] = {}
         self._since_sweep = 0
         self._took: deque[float] = deque(maxlen=_MEASURED)
         # The places of the shared window each send took, and its length, by chat and slot.
@@ -388,11 +264,11 @@ class Pacer:
         process holds the chat no longer."""
         while True:
             now = self._clock()
-            log = self._chats.setdefault(chat, _Log())
+            log = self._chats.setdefault(chat, SendLog())
             wait = log.held_until - now
             if wait <= 0:
                 step = log.step_of(bucket, now)
-                ahead = _ahead(bucket, step, self.margin, _spare(priority, bot=False))
+                ahead = room_ahead(bucket, step, self.margin, _spare(priority, bot=False))
                 claimed = await shared.claim(chat, step, ahead)
                 if claimed is None:
                     return
@@ -468,7 +344,7 @@ class Pacer:
         self, chat: Hashable, limits: Sequence[Limit], now: float, priority: Priority
     ) -> float:
         """When ``chat`` may take one more send at ``priority``, leaving its spare."""
-        log = self._chats.setdefault(chat, _Log())
+        log = self._chats.setdefault(chat, SendLog())
         return log.earliest(limits, now, self.margin, _spare(priority, bot=False))
 
     def reached(self, chat: Hashable, limits: Sequence[Limit], slot: float) -> None:
@@ -481,13 +357,13 @@ class Pacer:
             # It may have arrived after its place was let go: the place counts from now.
             for place, seconds in places:
                 self._shared.keep_place(place, seconds)
-        self._chats.setdefault(chat, _Log()).reached(limits, slot, now)
+        self._chats.setdefault(chat, SendLog()).reached(limits, slot, now)
         # The bot's bucket paces; only its window, the limit itself, counts from answers.
         self._bot.reached(self._bot_windows, slot, now)
 
     def hold(self, chat: Hashable | None, seconds: float) -> None:
         """Send nothing to ``chat`` (to any chat, when None) for ``seconds`` from now."""
-        log = self._bot if chat is None else self._chats.setdefault(chat, _Log())
+        log = self._bot if chat is None else self._chats.setdefault(chat, SendLog())
         log.held_until = max(log.held_until, self._clock() + seconds)
 
     def refused(
@@ -502,7 +378,7 @@ class Pacer:
         """
         now = self._clock()
         self._places.pop((chat, slot), None)
-        log = self._chats.setdefault(chat, _Log())
+        log = self._chats.setdefault(chat, SendLog())
         log.give_back(limits, slot, now)
         self._bot.give_back(self._overall, slot, now)
         log.held_until = max(log.held_until, now + retry_after)
@@ -516,7 +392,7 @@ class Pacer:
         return len(self._chats)
 
     def _forget(self, now: float) -> None:
-        horizon = now - _MEMORY_SECONDS
+        horizon = now - MEMORY_SECONDS
         self._bot.forget_before(horizon)
         self._since_sweep += 1
         if self._since_sweep < _SWEEP_EVERY:
