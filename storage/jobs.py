@@ -6,7 +6,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from sqlalchemy import or_, update
+from sqlalchemy import ColumnElement, or_, update
 from sqlmodel import Session, col, select
 
 from storage.drafts import draft_items
@@ -129,16 +129,15 @@ def postpone_job(session: Session, *, job_id: int, until: datetime) -> None:
 def hurry_finished_jobs(session: Session, *, user_id: int, now: datetime) -> int:
     """Make the user's finished, undelivered jobs due now (their chat takes messages again);
     how many."""
-    result = session.exec(
-        update(Job)
-        .where(
-            col(Job.chat_user_id) == user_id,
-            col(Job.status) == JobStatus.FINISHED,
-            col(Job.next_poll_at) > now,
-        )
-        .values(next_poll_at=now)
+    due = _locked_in_id_order(
+        session,
+        col(Job.chat_user_id) == user_id,
+        col(Job.status) == JobStatus.FINISHED,
+        col(Job.next_poll_at) > now,
     )
-    return int(result.rowcount)
+    if due:
+        session.exec(update(Job).where(col(Job.id).in_(due)).values(next_poll_at=now))
+    return len(due)
 
 
 def jobs_of_draft(session: Session, *, draft_id: str) -> list[Job]:
@@ -207,19 +206,26 @@ def claim_jobs(
     return jobs
 
 
+def _locked_in_id_order(session: Session, *conditions: ColumnElement[bool]) -> list[int]:
+    """Lock the jobs that meet ``conditions``, in the order of their ids: their ids.
+
+    Every write to several jobs takes their rows in this one order (a lease renewal, a poll
+    round's save, a release), so two of them on PostgreSQL never each hold a row that the
+    other waits for (a deadlock, which fails one of them)."""
+    query = select(Job.id).where(*conditions).order_by(col(Job.id)).with_for_update()
+    return [job_id for job_id in session.exec(query) if job_id is not None]
+
+
 def renew_leases(
     session: Session, *, owner: str, job_ids: Collection[int], until: datetime
 ) -> set[int]:
     """Extend ``owner``'s leases on these jobs to ``until``; the ids it still held."""
     if not job_ids:
         return set()
-    renewed = session.exec(
-        update(Job)
-        .where(col(Job.id).in_(job_ids), col(Job.lease_owner) == owner)
-        .values(lease_until=until)
-        .returning(col(Job.id))
-    )
-    return {job_id for (job_id,) in renewed}
+    held = _locked_in_id_order(session, col(Job.id).in_(job_ids), col(Job.lease_owner) == owner)
+    if held:
+        session.exec(update(Job).where(col(Job.id).in_(held)).values(lease_until=until))
+    return set(held)
 
 
 def record_part(
@@ -276,7 +282,8 @@ def save_leased_jobs(session: Session, *, jobs: Sequence[Job], owner: str) -> li
     """Store each job's changes where ``owner`` still holds its lease (``save_leased_job``);
     the ids of those it no longer holds."""
     lost = []
-    for job in jobs:
+    # In the order of their ids, as every write to several jobs locks them.
+    for job in sorted(jobs, key=lambda job: job.id or 0):
         if save_leased_job(session, job=job, owner=owner) is None:
             assert job.id is not None
             lost.append(job.id)
@@ -336,15 +343,17 @@ def redirect_to_owner(session: Session, *, job_id: int, owner: str, now: datetim
 
 def release_jobs(session: Session, *, job_ids: Collection[int], owner: str) -> None:
     """End ``owner``'s leases on the jobs, except where another owner holds one now."""
-    session.exec(
-        update(Job)
-        .where(col(Job.id).in_(job_ids), col(Job.lease_owner) == owner)
-        .values(lease_owner=None, lease_until=None)
-    )
+    held = _locked_in_id_order(session, col(Job.id).in_(job_ids), col(Job.lease_owner) == owner)
+    if held:
+        session.exec(
+            update(Job).where(col(Job.id).in_(held)).values(lease_owner=None, lease_until=None)
+        )
 
 
 def release_owned(session: Session, *, owner: str) -> None:
     """End every lease ``owner`` holds: a clean stop hands back even what it never noted."""
-    session.exec(
-        update(Job).where(col(Job.lease_owner) == owner).values(lease_owner=None, lease_until=None)
-    )
+    held = _locked_in_id_order(session, col(Job.lease_owner) == owner)
+    if held:
+        session.exec(
+            update(Job).where(col(Job.id).in_(held)).values(lease_owner=None, lease_until=None)
+        )

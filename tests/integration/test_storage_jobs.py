@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import text, update
+from sqlmodel import Session, col
 
 from storage import ChatUser, Database, Job, JobStatus, jobs
 
 NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 LEASE = timedelta(minutes=2)
+# Seconds a test waits on another thread of its own: a busy machine's worst.
+WAIT = 30.0
 
 
 def _user_id(chat_user: ChatUser) -> int:
@@ -305,3 +312,52 @@ def test_hurrying_makes_only_the_users_finished_jobs_due_now(
     assert hurried == 1
     assert due == {waiting.request_id}
     assert pending.request_id not in due
+
+
+def _waiting_for_a_job(session: Session) -> bool:
+    """Whether a transaction on the server waits for a job's row lock now."""
+    waiting = session.exec(
+        text(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            " AND query LIKE '%FROM job%FOR UPDATE%'"
+        )
+    ).one()
+    return bool(waiting[0])
+
+
+def test_a_rounds_save_and_a_lease_renewal_take_their_rows_in_one_order(
+    database: Database, chat_user: ChatUser
+) -> None:
+    if database.is_sqlite:
+        pytest.skip("SQLite writes one transaction at a time: no row locks to cross")
+    user_id = _user_id(chat_user)
+    first, second = _add(database, user_id, "req-1"), _add(database, user_id, "req-2")
+    held = sorted(_claim(database, "replica-a"), key=lambda job: job.id or 0)
+    first_id, second_id = first.id, second.id
+    renewal_took_the_first = threading.Event()
+    round_waits = threading.Event()
+
+    def renewing(session: Session) -> set[int]:
+        # A renewal under way, in the order of the ids: the first row is locked.
+        session.exec(update(Job).where(col(Job.id) == first_id).values(lease_until=NOW + 2 * LEASE))
+        renewal_took_the_first.set()
+        assert round_waits.wait(WAIT)
+        return jobs.renew_leases(
+            session, owner="replica-a", job_ids=[first_id, second_id], until=NOW + 2 * LEASE
+        )
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        renewal = pool.submit(database.run_sync, renewing)
+        assert renewal_took_the_first.wait(WAIT)
+        # A poll round saves the jobs it holds, in whatever order its users came.
+        saved = pool.submit(
+            database.run_sync,
+            lambda s: jobs.save_leased_jobs(s, jobs=held[::-1], owner="replica-a"),
+        )
+        deadline = time.monotonic() + WAIT
+        while not database.run_sync(_waiting_for_a_job):
+            assert time.monotonic() < deadline, "the round never waited for the renewal"
+        round_waits.set()
+
+        assert renewal.result(WAIT) == {first_id, second_id}
+        assert saved.result(WAIT) == []
