@@ -23,16 +23,14 @@ from storage import (
     Database,
     Draft,
     DraftStep,
-    Job,
-    JobStatus,
     LoginAttempt,
     ProcessedUpdate,
     bookkeeping,
-    jobs,
     sent_messages,
     users,
 )
 from storage.models import ChatPace, SentMessage
+from tests.job_rows import leased_whatsapp_job
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
@@ -129,32 +127,13 @@ async def test_an_email_awaiting_its_password_is_erased_after_ten_minutes(
     assert (stored.awaiting, stored.awaiting_context) == (None, None)
 
 
-def _delivering(session: Session, user: ChatUser) -> int:
-    """A WhatsApp job leased for sending; its id."""
-    assert user.id is not None
-    job = Job(
-        request_id="req-1",
-        chat_user_id=user.id,
-        platform="whatsapp",
-        chat_id="905551112233",
-        title="Bahçe bakımı",
-        tone=1,
-        size=2,
-        status=JobStatus.FINISHED,
-        next_poll_at=NOW,
-        lease_owner="replica-a",
-        lease_until=NOW + timedelta(days=30),
-    )
-    stored = jobs.add_job(session, job=job)
-    assert stored.id is not None
-    return stored.id
-
-
 async def test_sent_messages_are_forgotten_once_no_failure_told_later_can_come(
     database: Database, chat_user: ChatUser
 ) -> None:
     old = NOW - KEEP_SENT_MESSAGES - timedelta(minutes=1)
-    job_id = database.run_sync(lambda s: _delivering(s, chat_user))
+    job_id = database.run_sync(
+        lambda s: leased_whatsapp_job(s, chat_user, owner="replica-a", now=NOW)
+    )
 
     def seed(session: Session) -> None:
         for part, (message_id, at) in enumerate((("wamid.old", old), ("wamid.new", NOW))):

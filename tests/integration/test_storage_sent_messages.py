@@ -5,40 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from storage import ChatUser, Database, Job, JobStatus, jobs, sent_messages
+from tests.job_rows import leased_whatsapp_job
 
 NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 LATER = NOW + timedelta(days=1)
 OWNER = "replica-a"
-
-
-def _sending(database: Database, chat_user: ChatUser) -> int:
-    """A finished job leased by ``OWNER`` for sending; its id."""
-    assert chat_user.id is not None
-    job = Job(
-        request_id="req-1",
-        chat_user_id=chat_user.id,
-        platform="whatsapp",
-        chat_id="905551112233",
-        title="Bahçe bakımı",
-        tone=1,
-        size=2,
-        status=JobStatus.FINISHED,
-        next_poll_at=NOW,
-    )
-    stored = database.run_sync(lambda s: jobs.add_job(s, job=job))
-    database.run_sync(
-        lambda s: jobs.claim_jobs(
-            s,
-            owner=OWNER,
-            now=NOW,
-            lease_for=timedelta(minutes=2),
-            statuses=(JobStatus.FINISHED,),
-            platforms=("whatsapp",),
-            limit=1,
-        )
-    )
-    assert stored.id is not None
-    return stored.id
 
 
 def _record(database: Database, job_id: int, part: int, message_id: str) -> bool:
@@ -74,7 +45,7 @@ def _job(database: Database, job_id: int) -> Job:
 def test_a_failure_told_later_takes_a_delivered_article_back_to_its_part_only_backwards(
     database: Database, chat_user: ChatUser
 ) -> None:
-    job_id = _sending(database, chat_user)
+    job_id = database.run_sync(lambda s: leased_whatsapp_job(s, chat_user, owner=OWNER, now=NOW))
     for part in range(3):
         assert _record(database, job_id, part, f"wamid.{part}")
     job = _job(database, job_id)
@@ -95,7 +66,7 @@ def test_a_failure_told_later_takes_a_delivered_article_back_to_its_part_only_ba
 def test_a_failure_told_before_the_part_was_recorded_is_found_by_the_sender(
     database: Database, chat_user: ChatUser
 ) -> None:
-    job_id = _sending(database, chat_user)
+    job_id = database.run_sync(lambda s: leased_whatsapp_job(s, chat_user, owner=OWNER, now=NOW))
     assert _record(database, job_id, 0, "wamid.0")
 
     assert _failed(database, "wamid.1") is None, "not recorded yet"
