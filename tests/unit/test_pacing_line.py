@@ -8,6 +8,8 @@ import asyncio
 import heapq
 import itertools
 
+import pytest
+
 from bot.core.limits.pacing import Pacer, Priority, Window, paced_as
 from bot.telegram.pacing import PRIVATE_LIMITS
 
@@ -40,7 +42,9 @@ class VirtualTime:
             assert self._sleepers, "every task waits, and none for a time"
             at, _, future = heapq.heappop(self._sleepers)
             self.now = max(self.now, at)
-            future.set_result(None)
+            # A sleeper cancelled meanwhile has gone.
+            if not future.done():
+                future.set_result(None)
 
 
 async def test_waiting_sends_go_first_messages_in_order_then_earlier_parts_first() -> None:
@@ -82,3 +86,43 @@ async def test_waiting_sends_go_first_messages_in_order_then_earlier_parts_first
         ("part 2", 2.0),
         ("part 4", 3.0),
     ]
+
+
+@pytest.mark.parametrize(
+    ("cancelled", "after"),
+    [
+        # The first to come, which holds the line's turn while the window is full.
+        ("part 4", [("part 1", 1.0), ("part 2", 1.0), ("part 3", 2.0)]),
+        ("part 1", [("part 2", 1.0), ("part 3", 1.0), ("part 4", 2.0)]),
+    ],
+)
+async def test_a_send_cancelled_in_the_line_leaves_the_others_their_order(
+    cancelled: str, after: list[tuple[str, float]]
+) -> None:
+    time = VirtualTime()
+    pacer = Pacer((Window(3, 1.0),), clock=time, sleep=time.sleep)
+    sent: list[tuple[str, float]] = []
+
+    async def send(name: str, chat: int, part: int) -> None:
+        with paced_as(Priority.REST, part=part):
+            slot = await pacer.wait(chat, PRIVATE_LIMITS)
+        sent.append((name, time.now))
+        pacer.reached(chat, PRIVATE_LIMITS, slot)
+
+    filling = [asyncio.create_task(send(name, chat, 1)) for name, chat in (("x", 1), ("y", 2))]
+    await time.run(filling)
+    waiting = {
+        name: asyncio.create_task(send(name, chat, part))
+        for name, chat, part in (
+            ("part 4", 10, 4),
+            ("part 1", 11, 1),
+            ("part 2", 12, 2),
+            ("part 3", 13, 3),
+        )
+    }
+    for _ in range(SETTLE_TURNS):
+        await asyncio.sleep(0)
+    waiting.pop(cancelled).cancel()
+    await time.run(list(waiting.values()))
+
+    assert sent[2:] == after

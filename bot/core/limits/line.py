@@ -38,14 +38,10 @@ class Line:
             return None
         return await self._waited(self._entered(rank))
 
-    async def let_ahead(self, rank: Rank) -> str | None:
-        """With the turn: hand it to the first in line if that one ranks before ``rank`` (it
-        came while this one waited), and wait for it again. None at once, or as ``turn``."""
-        if not self._waiting or self._waiting[0][0] >= rank:
-            return None
-        entry = self._entered(rank)
-        self.hand_on()
-        return await self._waited(entry)
+    def outranked(self, rank: Rank) -> bool:
+        """Whether one that ranks before ``rank`` waits in line (it came after the turn was
+        taken)."""
+        return bool(self._waiting) and self._waiting[0][0] < rank
 
     def _entered(self, rank: Rank) -> tuple[Rank, int, asyncio.Future[str | None]]:
         entry = (rank, next(self._order), asyncio.get_running_loop().create_future())

@@ -241,21 +241,32 @@ class Pacer:
         chat is ready; a chat not ready (or no longer: an answer took its room) waits out of
         the line, and its slot says until when."""
         priority = Priority(rank[0])
-        now = self._clock()
-        ready = self._ready_at(chat, limits, now, priority)
-        if ready > now:
-            return Slot(ready, reserved=False)
-        await self._line.turn(rank)
-        try:
-            while True:
-                now = self._clock()
-                slot = self.reserve(chat, limits, now, priority=priority)
-                if not slot.bot_busy:
-                    return slot
-                await self._sleep(slot.at - now)
-                await self._line.let_ahead(rank)
-        finally:
-            self._line.hand_on()
+        while True:
+            now = self._clock()
+            ready = self._ready_at(chat, limits, now, priority)
+            if ready > now:
+                return Slot(ready, reserved=False)
+            await self._line.turn(rank)
+            try:
+                slot = await self._first_in_line(chat, limits, rank)
+            finally:
+                self._line.hand_on()
+            if slot is not None:
+                return slot
+
+    async def _first_in_line(
+        self, chat: Hashable, limits: Sequence[Limit], rank: Rank
+    ) -> Slot | None:
+        """With the line's turn: the slot once the bot has one free (or the chat is no longer
+        ready); None when a send that ranks before came meanwhile, to go first."""
+        while True:
+            now = self._clock()
+            slot = self.reserve(chat, limits, now, priority=Priority(rank[0]))
+            if not slot.bot_busy:
+                return slot
+            await self._sleep(slot.at - now)
+            if self._line.outranked(rank):
+                return None
 
     async def _claim(
         self, shared: SharedPace, chat: Hashable, bucket: Bucket, priority: Priority
