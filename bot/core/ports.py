@@ -42,8 +42,8 @@ class Messenger(Protocol):
     async def delete(self, chat: ChatAddress, message_id: str) -> None:
         """Delete a message (the user's password)."""
 
-    async def send_document(self, chat: ChatAddress, document: Document) -> None:
-        """Post a file."""
+    async def send_document(self, chat: ChatAddress, document: Document) -> str | None:
+        """Post a file; returns the new message's id where the platform has one."""
 
     def fits(self, screen: Screen) -> bool:
         """Whether the screen, rendered for this platform, fits in one message."""

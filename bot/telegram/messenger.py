@@ -155,10 +155,10 @@ class TelegramMessenger:
         except TelegramError as err:
             raise _translated(err) from err
 
-    async def send_document(self, chat: ChatAddress, document: Document) -> None:
-        """Post a file with its caption."""
+    async def send_document(self, chat: ChatAddress, document: Document) -> str:
+        """Post a file with its caption; the message's id."""
         try:
-            await self._bot.send_document(
+            sent = await self._bot.send_document(
                 chat_id=int(chat.chat_id),
                 document=InputFile(document.content, filename=document.filename),
                 caption=document.caption[:1024],
@@ -168,6 +168,7 @@ class TelegramMessenger:
             )
         except TelegramError as err:
             raise _translated(err) from err
+        return str(sent.message_id)
 
     def fits(self, screen: Screen) -> bool:
         """Whether the rendered text stays under Telegram's message limit."""

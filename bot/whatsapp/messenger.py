@@ -101,9 +101,10 @@ class WhatsAppMessenger:
         """Nothing: no WhatsApp message can be deleted (so no password is ever asked here)."""
         log.debug("not deleting WhatsApp message %s: WhatsApp has no deletes", message_id)
 
-    async def send_document(self, chat: ChatAddress, document: Document) -> None:
+    async def send_document(self, chat: ChatAddress, document: Document) -> str:
         """Upload the file as plain text with its name (the Cloud API takes only its own
-        media types, and a ``.md`` or ``.html`` is text), and post it with its caption."""
+        media types, and a ``.md`` or ``.html`` is text), and post it with its caption: the
+        message's id, which a later ``failed`` status names."""
         person = chat.chat_id
 
         async def post() -> str:
@@ -116,7 +117,7 @@ class WhatsAppMessenger:
             )
             return str(sent.id)
 
-        await self._sending(person, Kept(post))
+        return await self._sending(person, Kept(post))
 
     def fits(self, screen: Screen) -> bool:
         """Whether the screen's text fits one message (a body of 1,024 with buttons)."""

@@ -21,6 +21,7 @@ from bot.core.texts.tr import TURKISH
 from bot.sandbox import DEMO_PASSWORD
 from tests.e2e.bot_process import fresh_env
 from tests.e2e.fake_whatsapp import FakeWhatsApp, Sent
+from tests.e2e.fake_whatsapp.limits import RE_ENGAGEMENT, GraphError
 from tests.e2e.fake_whatsapp.records import APP_SECRET, PHONE_NUMBER_ID, TOKEN
 from tests.e2e.fake_whatsapp.webhooks import SIGNATURE_HEADER, message_value, notification
 from tests.e2e.fake_whatsapp.webhooks import sign as sign_with
@@ -179,6 +180,30 @@ async def test_a_window_failure_told_by_a_status_keeps_the_article_for_the_templ
     assert failed, _log(rig)
     assert failed <= again, _log(rig)
     assert len(_templates(rig)) == 1, _log(rig)
+
+
+async def test_a_file_failed_by_a_status_after_a_restart_is_sent_again_with_what_follows(
+    tmp_path: Path,
+) -> None:
+    async with whatsapp_rig(tmp_path, speed=600) as rig:
+        await rig.log_in()
+        await _order(rig, "Kısa")
+        await rig.wa.until(ALICE, "Kalite kartı")
+        files = [s.content["filename"] for s in rig.wa.to(ALICE) if s.type == "document"]
+        markdown = next(s for s in rig.wa.to(ALICE) if s.type == "document")
+        await rig.restart()
+        rig.time.advance(DAY + 60)
+        # Accepted, then failed for the window: told after the bot restarted.
+        closed = GraphError(RE_ENGAGEMENT, "more than 24 hours since the customer replied")
+        assert await rig.wa.status(markdown, "failed", [closed.status_error()]) == 200
+        await wait_until(lambda: bool(_templates(rig)))
+        (template,) = _templates(rig)
+        await rig.wa.user_presses_template_button(ALICE, template, "Makaleyi gönder")
+        pressed = rig.wa.to(ALICE).index(template) + 1
+        await rig.wa.until(ALICE, "Kalite kartı", since=pressed)
+    again = rig.wa.to(ALICE)[pressed:]
+    assert [s.content["filename"] for s in again if s.type == "document"] == files, _log(rig)
+    assert len(_article_texts(rig)) == 1, "the parts before the file stay delivered"
 
 
 # A part's message: plain, or with the buttons under the article's last part.

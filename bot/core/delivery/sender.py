@@ -325,10 +325,9 @@ class Sender:
             caption = captions[index].format(title=job.title)
             sent = parts + index
             with paced_as(part=sent):
-                await messenger.send_document(chat, replace(files[index], caption=caption))
-            await self._fenced(
-                job_id, partial(jobs.record_part, job_id=job_id, owner=owner, parts_sent=sent)
-            )
+                document = replace(files[index], caption=caption)
+                message_id = await messenger.send_document(chat, document)
+            await self._fenced(job_id, self._recording(job, sent, message_id))
             job.parts_sent = sent + 1
         await self._fenced(job_id, partial(jobs.record_file, job_id=job_id, owner=owner))
         job.file_sent = True
