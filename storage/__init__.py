@@ -7,6 +7,7 @@ keyword-only arguments. The few that run prepared statements alone take any
 """
 
 from storage import (
+    announcements,
     bookkeeping,
     chat_paces,
     clients,
@@ -78,6 +79,7 @@ __all__ = [
     "Transaction",
     "UndecryptableToken",
     "UpstreamSession",
+    "announcements",
     "bookkeeping",
     "chat_paces",
     "clients",

@@ -442,6 +442,17 @@ class SentMessage(SQLModel, table=True):
     sent_at: datetime = Field(sa_column=_timestamp(index=True))
 
 
+class Announcement(SQLModel, table=True):
+    """When a chat that takes no message until its person writes (WhatsApp's 24-hour window)
+    was last told, by a template, that an article waits: every replica tells it once."""
+
+    __tablename__ = "announcement"
+
+    platform: str = Field(primary_key=True, sa_type=String(16))
+    chat_id: str = Field(primary_key=True, sa_type=String(64))
+    announced_at: datetime = Field(sa_column=_timestamp(index=True))
+
+
 class DeliveryRecord(SQLModel, table=True):
     """One place a job's article goes besides its chat (a client's site): how far it got
     there, its failures in a row and when it is tried next, and the lease of whoever writes it.

@@ -22,6 +22,7 @@ from pywa_async.client import WhatsApp
 from bot.core.conversation.events import ChatAddress
 from bot.core.conversation.richtext import Heading
 from bot.core.conversation.screens import Document, Screen
+from bot.core.delivery.announcing import Announcing
 from bot.core.delivery.failed_late import TakeBack
 from bot.core.limits.pacing import Pacer
 from bot.core.ports import ChatPresenter, ChatUnreachable, MessengerError
@@ -74,6 +75,7 @@ class WhatsAppMessenger:
         template_language: str,
         pacer: Pacer,
         take_back: TakeBack,
+        announcing: Announcing,
     ) -> None:
         self._client = client
         self._texts = texts
@@ -81,6 +83,7 @@ class WhatsAppMessenger:
         self._template_language = TemplateLanguage(template_language)
         self._pacer = pacer
         self._take_back = take_back
+        self._announcing = announcing
         self.windows = Windows()
 
     async def send(self, chat: ChatAddress, screen: Screen) -> str | None:
@@ -197,7 +200,7 @@ class WhatsAppMessenger:
 
     async def _announce(self, person: str, title: str | None) -> None:
         """Announce the article by the approved template, once while the window is shut."""
-        if not self.windows.to_announce(person, title):
+        if title is None or not await self._announcing(person):
             return
         parameters = [{"type": "text", "text": title}]
         await self._paced(

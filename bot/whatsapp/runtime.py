@@ -13,6 +13,7 @@ from pywa_async.client import WhatsApp
 from starlette.routing import BaseRoute
 
 from bot.config import Settings
+from bot.core.delivery.announcing import announcing
 from bot.core.delivery.failed_late import taking_back
 from bot.core.limits.pacing import Pacer
 from bot.core.ports import Messenger
@@ -97,6 +98,7 @@ async def running_whatsapp(
             template_language=settings.bot_language,
             pacer=pacer or number_pacer(),
             take_back=taking_back(services.db, services.clock, PLATFORM),
+            announcing=announcing(services.db, services.clock, PLATFORM),
         )
         intake = Intake(conversations, messenger, client)
         routes = webhook_routes(

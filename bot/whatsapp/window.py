@@ -3,7 +3,8 @@
 A business may write to a person only within 24 hours of their last message; after that
 only an approved template goes through (error 131047). The Cloud API says so in a send's
 answer, or accepts the send and reports it ``failed`` later in a status webhook. Either
-way the person is announced the article once by the template. A send refused in its
+way the person is announced the article once by the template (whichever replica hears of
+it: ``bot.core.delivery.announcing``). A send refused in its
 answer stays with its sender (delivery tries it again); an article's part failed later is
 taken back by delivery, from the database (``bot.core.delivery.failed_late``). As soon as
 the person writes again, delivery is told. A failure told after the person wrote again (a
@@ -50,7 +51,6 @@ class Windows:
     """Whose window is known closed, what waits for them, and the sends lately made."""
 
     _closed: set[str] = field(default_factory=set)
-    _announced: set[str] = field(default_factory=set)
     _recent: OrderedDict[str, _Sent] = field(default_factory=OrderedDict)
     # Failures told before their send's answer was read (a webhook can overtake it).
     _early: OrderedDict[str, None] = field(default_factory=OrderedDict)
@@ -101,18 +101,10 @@ class Windows:
         went before that, in a window they opened again since."""
         return person in self._wrote_at
 
-    def to_announce(self, person: str, title: str | None) -> bool:
-        """Whether to announce this title now: once for each closing of the window."""
-        if title is None or person in self._announced:
-            return False
-        self._announced.add(person)
-        return True
-
     def reopened(self, person: str) -> bool:
         """The person wrote: their window is open again. Whether it may have been closed:
         known so, or not known (their first message since this process started)."""
         was_closed = person in self._closed or person not in self._wrote_at
         self._wrote_at[person] = next(self._count)
         self._closed.discard(person)
-        self._announced.discard(person)
         return was_closed

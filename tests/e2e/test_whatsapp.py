@@ -13,12 +13,14 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlmodel import select
 
 from bot.bodies import MAX_BODY_BYTES
 from bot.core.limits.inflight import IN_FLIGHT_PER_USER
 from bot.core.texts import texts_for
 from bot.core.texts.tr import TURKISH
 from bot.sandbox import DEMO_PASSWORD
+from storage import Database, Job
 from tests.e2e.bot_process import fresh_env
 from tests.e2e.fake_whatsapp import FakeWhatsApp, Sent
 from tests.e2e.fake_whatsapp.limits import RE_ENGAGEMENT, GraphError
@@ -204,6 +206,41 @@ async def test_a_file_failed_by_a_status_after_a_restart_is_sent_again_with_what
     again = rig.wa.to(ALICE)[pressed:]
     assert [s.content["filename"] for s in again if s.type == "document"] == files, _log(rig)
     assert len(_article_texts(rig)) == 1, "the parts before the file stay delivered"
+
+
+async def test_a_restart_announces_no_article_again_while_the_window_is_shut(
+    tmp_path: Path,
+) -> None:
+    closed = GraphError(RE_ENGAGEMENT, "more than 24 hours since the customer replied")
+    async with whatsapp_rig(tmp_path, speed=600) as rig:
+        await rig.log_in()
+        await _order(rig, "Kısa")
+        await rig.wa.until(ALICE, "Kalite kartı")
+        (first_part,) = _article_texts(rig)
+        markdown = next(s for s in rig.wa.to(ALICE) if s.type == "document")
+        rig.time.advance(DAY + 60)
+        assert await rig.wa.status(markdown, "failed", [closed.status_error()]) == 200
+        await wait_until(lambda: bool(_templates(rig)))
+        await rig.restart()
+        # The article's first part failed too, told after the restart: it goes back further.
+        assert await rig.wa.status(first_part, "failed", [closed.status_error()]) == 200
+        await wait_until(lambda: _parts_sent(rig) == 0)
+        (template,) = _templates(rig)
+        await rig.wa.user_presses_template_button(ALICE, template, "Makaleyi gönder")
+        pressed = rig.wa.to(ALICE).index(template) + 1
+        await rig.wa.until(ALICE, "Kalite kartı", since=pressed)
+    assert len(_article_texts(rig)) == 2, "the article came again from its first part"
+    assert len(_templates(rig)) == 1, _log(rig)
+
+
+def _parts_sent(rig: WhatsAppRig) -> int | None:
+    """How far the article's delivery is, as stored."""
+    database = Database.connect(rig.settings.effective_database_url)
+    try:
+        job = database.run_sync(lambda s: s.exec(select(Job)).one())
+    finally:
+        database.dispose()
+    return job.parts_sent
 
 
 # A part's message: plain, or with the buttons under the article's last part.

@@ -108,7 +108,7 @@ def test_migrating_again_changes_nothing(database: Database) -> None:
             session.connection().exec_driver_sql("SELECT version_num FROM alembic_version").all()
         )
     )
-    assert version == [("0020",)]
+    assert version == [("0021",)]
 
 
 class Boom(Exception):

@@ -1,5 +1,5 @@
 """Forgetting what is no longer needed: old replay ids, failed logins, drafts, e-mails, login
-links, sent messages and chats' paces."""
+links, sent messages, chats' paces and announcements."""
 
 from __future__ import annotations
 
@@ -9,9 +9,19 @@ from typing import NamedTuple
 from sqlmodel import Session
 
 from bot.core.clock import Clock
-from storage import Database, bookkeeping, chat_paces, drafts, login_links, sent_messages, users
+from storage import (
+    Database,
+    announcements,
+    bookkeeping,
+    chat_paces,
+    drafts,
+    login_links,
+    sent_messages,
+    users,
+)
 
 __all__ = [
+    "KEEP_ANNOUNCEMENTS",
     "KEEP_AWAITED_EMAIL",
     "KEEP_CHAT_PACES",
     "KEEP_CLOSED_DRAFTS",
@@ -41,6 +51,8 @@ KEEP_SENT_MESSAGES = timedelta(days=8)
 # A bucket full again is no different from none; the margin covers the database's clock,
 # which the paces are kept on, running behind the bot's.
 KEEP_CHAT_PACES = timedelta(hours=1)
+# An announcement counts for a day (``bot.core.delivery.announcing``); a day more is margin.
+KEEP_ANNOUNCEMENTS = timedelta(days=2)
 
 
 class Pruned(NamedTuple):
@@ -53,11 +65,12 @@ class Pruned(NamedTuple):
     links: int
     sent: int
     paces: int
+    announcements: int
 
 
 async def prune(db: Database, clock: Clock) -> Pruned:
-    """Delete expired replay ids, failed logins, drafts, login links, sent messages and
-    chats' paces, and erase stale e-mails."""
+    """Delete expired replay ids, failed logins, drafts, login links, sent messages, chats'
+    paces and announcements, and erase stale e-mails."""
     now = clock()
 
     def work(session: Session) -> Pruned:
@@ -73,6 +86,9 @@ async def prune(db: Database, clock: Clock) -> Pruned:
             links=login_links.prune_links(session, before=now - KEEP_LOGIN_LINKS),
             sent=sent_messages.prune_sent(session, before=now - KEEP_SENT_MESSAGES),
             paces=chat_paces.prune_paces(session, before=now - KEEP_CHAT_PACES),
+            announcements=announcements.prune_announcements(
+                session, before=now - KEEP_ANNOUNCEMENTS
+            ),
         )
 
     return await db.run(work)
