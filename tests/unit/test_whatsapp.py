@@ -150,7 +150,7 @@ async def _sent() -> str:
     return "again"
 
 
-def test_a_late_failure_closes_the_window_until_the_person_writes_and_is_announced_once() -> None:
+def test_a_late_failure_closes_the_window_until_the_person_writes() -> None:
     windows = Windows()
     first, second = Kept(_sent, "Başlık"), Kept(_sent)
     windows.sent("w1", "90", first, windows.stamp())
@@ -158,8 +158,6 @@ def test_a_late_failure_closes_the_window_until_the_person_writes_and_is_announc
     assert windows.failed("w1") == ("90", first, True)
     assert windows.failed("w2") == ("90", second, True)
     assert windows.is_closed("90")
-    assert windows.to_announce("90", "Başlık")
-    assert not windows.to_announce("90", "Başlık")
     assert not windows.wrote_lately("90")
     assert windows.reopened("90")
     assert windows.wrote_lately("90")
