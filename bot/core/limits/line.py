@@ -1,10 +1,10 @@
 """A line of sends waiting for the bot's window: the lowest rank first, then in order of
 coming, and one of them at a time asking for a place (its turn).
 
-A rank is a send's ``Priority`` and its part of the work (an article's first message is
-part 0): among sends of one priority, every chat's earlier parts go ahead of other chats'
-later ones, so a burst of articles ends with every chat's last send at once, not with a
-few chats' sends going at their chat's one a second.
+A rank is a send's ``Priority`` and, for the rest of an article, its part of it
+(``bot.core.limits.pacing``): every chat's earlier parts go ahead of other chats' later
+ones, so a burst of articles ends with every chat's last send at once, not with a few
+chats' sends going at their chat's one a second.
 """
 
 from __future__ import annotations
