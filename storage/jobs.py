@@ -129,14 +129,15 @@ def postpone_job(session: Session, *, job_id: int, until: datetime) -> None:
 def hurry_finished_jobs(session: Session, *, user_id: int, now: datetime) -> int:
     """Make the user's finished, undelivered jobs due now (their chat takes messages again);
     how many."""
-    due = _locked_in_id_order(
+    due = _updated_in_id_order(
         session,
-        col(Job.chat_user_id) == user_id,
-        col(Job.status) == JobStatus.FINISHED,
-        col(Job.next_poll_at) > now,
+        (
+            col(Job.chat_user_id) == user_id,
+            col(Job.status) == JobStatus.FINISHED,
+            col(Job.next_poll_at) > now,
+        ),
+        next_poll_at=now,
     )
-    if due:
-        session.exec(update(Job).where(col(Job.id).in_(due)).values(next_poll_at=now))
     return len(due)
 
 
@@ -206,14 +207,24 @@ def claim_jobs(
     return jobs
 
 
-def _locked_in_id_order(session: Session, *conditions: ColumnElement[bool]) -> list[int]:
-    """Lock the jobs that meet ``conditions``, in the order of their ids: their ids.
+def _updated_in_id_order(
+    session: Session, conditions: Sequence[ColumnElement[bool]], **values: object
+) -> set[int]:
+    """Set ``values`` on the jobs that meet ``conditions``, locking them in the order of
+    their ids first: the ids updated.
 
     Every write to several jobs takes their rows in this one order (a lease renewal, a poll
     round's save, a release), so two of them on PostgreSQL never each hold a row that the
-    other waits for (a deadlock, which fails one of them)."""
-    query = select(Job.id).where(*conditions).order_by(col(Job.id)).with_for_update()
-    return [job_id for job_id in session.exec(query) if job_id is not None]
+    other waits for (a deadlock, which fails one of them). One statement: the locking
+    subquery runs before the update."""
+    in_order = select(Job.id).where(*conditions).order_by(col(Job.id)).with_for_update()
+    updated = session.exec(
+        update(Job)
+        .where(col(Job.id).in_(in_order.scalar_subquery()))
+        .values(**values)
+        .returning(col(Job.id))
+    )
+    return {job_id for (job_id,) in updated}
 
 
 def renew_leases(
@@ -222,10 +233,8 @@ def renew_leases(
     """Extend ``owner``'s leases on these jobs to ``until``; the ids it still held."""
     if not job_ids:
         return set()
-    held = _locked_in_id_order(session, col(Job.id).in_(job_ids), col(Job.lease_owner) == owner)
-    if held:
-        session.exec(update(Job).where(col(Job.id).in_(held)).values(lease_until=until))
-    return set(held)
+    held = (col(Job.id).in_(job_ids), col(Job.lease_owner) == owner)
+    return _updated_in_id_order(session, held, lease_until=until)
 
 
 def record_part(
@@ -343,17 +352,11 @@ def redirect_to_owner(session: Session, *, job_id: int, owner: str, now: datetim
 
 def release_jobs(session: Session, *, job_ids: Collection[int], owner: str) -> None:
     """End ``owner``'s leases on the jobs, except where another owner holds one now."""
-    held = _locked_in_id_order(session, col(Job.id).in_(job_ids), col(Job.lease_owner) == owner)
-    if held:
-        session.exec(
-            update(Job).where(col(Job.id).in_(held)).values(lease_owner=None, lease_until=None)
-        )
+    held = (col(Job.id).in_(job_ids), col(Job.lease_owner) == owner)
+    _updated_in_id_order(session, held, lease_owner=None, lease_until=None)
 
 
 def release_owned(session: Session, *, owner: str) -> None:
     """End every lease ``owner`` holds: a clean stop hands back even what it never noted."""
-    held = _locked_in_id_order(session, col(Job.lease_owner) == owner)
-    if held:
-        session.exec(
-            update(Job).where(col(Job.id).in_(held)).values(lease_owner=None, lease_until=None)
-        )
+    held = (col(Job.lease_owner) == owner,)
+    _updated_in_id_order(session, held, lease_owner=None, lease_until=None)
